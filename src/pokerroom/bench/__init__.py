@@ -1,0 +1,1 @@
+"""Benchmarks and test oracles; never imported by the room itself."""

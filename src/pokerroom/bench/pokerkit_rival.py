@@ -1,0 +1,304 @@
+"""PokerKit 0.7.7 behind four calls: our benchmark rival and differential-test oracle.
+
+Only benchmarks and tests import this module; PokerKit is a dev extra
+(``pip install -e '.[dev]'``).
+
+- ``load_phh_hands(paths)``: .phh / .phhs files (folders recursively) -> PokerKit
+  ``HandHistory`` objects, NT and FT only (parsing, kept out of the timings).
+- ``replay_all(hands)``: replay each hand to its end with PokerKit -> final stacks.
+- ``simulate(n, seed)``: n random-legal-action 6-max no-limit hands played by PokerKit.
+- ``PKHand``: one hold'em hand (NL, PL or FL) driven one betting decision at a time.
+
+PokerKit 0.7.7 quirks (the differential test should skip or allow for 3 to 5):
+
+1. Heads-up blinds. PokerKit's constructor, like PHH's ``blinds_or_straddles``,
+   takes the blinds as (small, big) whatever the player count, but with exactly
+   two players it swaps them when posting: player 0 posts the big blind, player 1
+   (the button) posts the small blind and acts first preflop. Antes swap likewise.
+2. Raise sizes. ``state.min_completion_betting_or_raising_to_amount`` and
+   ``max_...`` are "to" amounts (the actor's total bet this street), ``None`` when
+   no raise is allowed: cap reached, a short all-in does not reopen the betting,
+   the actor cannot cover the call, or everybody else is all-in. The minimum is cut
+   to the actor's stack, so an all-in too short for a full raise shows as min == max.
+   Pot limit's maximum is ``pot_completion_betting_or_raising_to_amount``.
+3. Odd chip. Each pot (main and side, separately) is split with ``divmod`` and the
+   whole remainder goes to the tied winner with the lowest player index (the first
+   seat left of the button in PHH order; the big blind heads-up): a 3-way split
+   with remainder 2 gives both chips to one player.
+4. Short big blind. A big blind who cannot cover posts what he has, and PokerKit
+   makes that the amount to call: 50/100 with a 60-chip big blind, the next player
+   calls 60 and may raise to 160 (60 + 100), not call 100 / raise to 200.
+5. Fixed-limit cap. Every street allows 4 completions/bets/raises and the blind
+   does not count, so preflop allows the blind + 4 raises = 5 bets (to 5 small
+   bets); postflop a bet + 3 raises = 4 bets, as usual.
+6. Burning. The CARD_BURNING automation burns a real card from PokerKit's own deck
+   (shuffled with the global ``random`` at state creation); it can be a card we
+   deal later, and dealing a card not in that deck warns (an error under our
+   pytest settings). So this module burns the unknown card ``'??'`` itself, as
+   PokerKit's own ``HandHistory`` replay does.
+7. Folding when checking is free is refused in tournament mode but only warned
+   about in cash-game mode; ``PKHand`` uses tournament mode (one runout, no
+   runout-count choice), so ``legal()['fold']`` is False then.
+8. Whole chips. Four Pluribus hands record split pots in half chips (9987.5);
+   PokerKit, given integer stacks, hands the odd chip to the lower index instead
+   (10113 / 10112 for 10112.5 / 10112.5), so 4,683 of 4,687 match exactly.
+9. Uncalled bets (and, with ``ante_trimming_status``, an ante nobody matched) go
+   back to their owner when bets are collected; they never reach the pot.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+SUPPORTED_VARIANTS = ("NT", "FT")
+PLURIBUS = "/work/shared/phh/pluribus"
+DECK = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")  # index = pokerroom Card int
+
+
+def _pokerkit() -> Any:
+    try:
+        import pokerkit
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = "PokerKit is not installed; it is a dev dependency: pip install -e '.[dev]'"
+        raise RuntimeError(msg) from exc
+    return pokerkit
+
+
+def _phh_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix in (".phh", ".phhs"))
+        else:
+            yield path
+
+
+def load_phh_hands(paths: Sequence[str | Path]) -> list[Any]:
+    """Parse .phh (one hand) and .phhs (tables ``[1]``, ``[2]``, ...) files into
+    PokerKit ``HandHistory`` objects, keeping only the variants NT and FT."""
+    history = _pokerkit().HandHistory
+    hands: list[Any] = []
+    for path in _phh_files(paths):
+        with path.open("rb") as fp:
+            loaded = list(history.load_all(fp)) if path.suffix == ".phhs" else [history.load(fp)]
+        hands.extend(h for h in loaded if h.variant in SUPPORTED_VARIANTS)
+    return hands
+
+
+def replay_all(hands: Iterable[Any]) -> list[list[int | float]]:
+    """Replay each parsed hand with PokerKit to its end; return the final stacks."""
+    results: list[list[int | float]] = []
+    for hand in hands:  # a HandHistory yields the state after every operation
+        results.append(list(deque(hand, maxlen=1)[0].stacks))
+    return results
+
+
+def count_matches(hands: Sequence[Any], results: Sequence[Sequence[int | float]]) -> int:
+    """How many replays end on the hand's recorded ``finishing_stacks``."""
+    return sum(
+        h.finishing_stacks is not None and list(h.finishing_stacks) == list(r)
+        for h, r in zip(hands, results, strict=True)
+    )
+
+
+@cache
+def _game_classes() -> dict[str, Any]:
+    pk = _pokerkit()
+    # PokerKit 0.7.7 has no pot-limit Texas hold'em class; its own mixins make one.
+    bases = (pk.PotLimitPokerMixin, pk.TexasHoldemMixin, pk.UnfixedLimitHoldem)
+    pot_limit = type("PotLimitTexasHoldem", bases, {})
+    return {"NL": pk.NoLimitTexasHoldem, "PL": pot_limit, "FL": pk.FixedLimitTexasHoldem}
+
+
+class PKHand:
+    """One hold'em hand played by PokerKit; only betting decisions are left to the caller.
+
+    Players are in PHH order: 0 = small blind ... last = button; heads-up 0 = big
+    blind and 1 = button/small blind. ``blinds`` is (small, big) in every case
+    (PokerKit swaps them heads-up). ``antes`` is one ante for everybody.
+    ``hole_cards`` like ``['AcKd', ...]``; ``board`` like ``'QsJh2d5c9h'``, dealt
+    flop/turn/river as they are reached. Antes, blinds, burns, dealing, showdown
+    and pushing/pulling chips happen automatically.
+
+    >>> h = PKHand('NL', [200, 200], (1, 2), 0, None, None, 2, ['AcAd', 'KcKd'], '2s3s4s5h9h')
+    >>> legal = h.legal()
+    >>> h.actor(), legal['fold'], legal['call_amount'], legal['raise_min_to'], legal['raise_max_to']
+    (1, True, 1, 4, 200)
+    >>> h.raise_to(200); h.check_call(); h.done(), h.street(), h.stacks()
+    (True, 3, [400, 0])
+    """
+
+    def __init__(
+        self,
+        structure: str,
+        stacks: list[int],
+        blinds: tuple[int, int],
+        antes: int,
+        small_bet: int | None,
+        big_bet: int | None,
+        min_bet: int,
+        hole_cards: list[str],
+        board: str,
+    ) -> None:
+        pk = _pokerkit()
+        a = pk.Automation
+        automations = (
+            a.ANTE_POSTING, a.BET_COLLECTION, a.BLIND_OR_STRADDLE_POSTING,
+            a.RUNOUT_COUNT_SELECTION, a.HOLE_CARDS_SHOWING_OR_MUCKING,
+            a.HAND_KILLING, a.CHIPS_PUSHING, a.CHIPS_PULLING,
+        )
+        cls = _game_classes()[structure]
+        small = small_bet or min_bet
+        sizes = (small, big_bet or 2 * small) if structure == "FL" else (min_bet,)
+        game = cls(automations, True, antes, tuple(blinds), *sizes, mode=pk.Mode.TOURNAMENT)
+        self.state: Any = game(list(stacks), len(stacks))
+        self._holes = list(hole_cards)
+        self._board = [board[i : i + 2] for i in range(0, len(board), 2)]
+        self._street = 0
+        self._advance()
+
+    def _advance(self) -> None:
+        """Do the dealer's work until a player must act or the hand is over."""
+        s = self.state
+        while s.status and s.actor_index is None:
+            if s.street_index is not None:
+                self._street = s.street_index
+            if s.can_burn_card("??"):
+                s.burn_card("??")
+            elif s.can_deal_hole():
+                i = s.hole_dealee_index
+                s.deal_hole(self._holes[i], i)
+            elif s.can_deal_board():
+                k = s.board_dealing_count
+                cards, self._board = self._board[:k], self._board[k:]
+                s.deal_board("".join(cards))
+            else:
+                raise RuntimeError(f"PokerKit waits for an unexpected operation: {s}")
+        if s.street_index is not None:
+            self._street = s.street_index
+
+    def actor(self) -> int | None:
+        """Index of the player to act; None when no betting decision is pending."""
+        return self.state.actor_index  # type: ignore[no-any-return]
+
+    def legal(self) -> dict[str, Any]:
+        """fold, check_call (bools), call_amount, raise_min_to / raise_max_to (or None)."""
+        s = self.state
+        if s.actor_index is None:
+            return {"fold": False, "check_call": False, "call_amount": 0,
+                    "raise_min_to": None, "raise_max_to": None}
+        return {
+            "fold": s.can_fold(),
+            "check_call": True,
+            "call_amount": s.checking_or_calling_amount,
+            "raise_min_to": s.min_completion_betting_or_raising_to_amount,
+            "raise_max_to": s.max_completion_betting_or_raising_to_amount,
+        }
+
+    def fold(self) -> None:
+        self.state.fold()
+        self._advance()
+
+    def check_call(self) -> None:
+        self.state.check_or_call()
+        self._advance()
+
+    def raise_to(self, amount: int) -> None:
+        self.state.complete_bet_or_raise_to(amount)
+        self._advance()
+
+    def street(self) -> int:
+        """0 preflop .. 3 river: the current street, or the last one reached once done."""
+        return self._street
+
+    def done(self) -> bool:
+        return not self.state.status
+
+    def stacks(self) -> list[int]:
+        return list(self.state.stacks)
+
+
+def deal_from_deck(order: Sequence[str], players: int) -> tuple[list[str], str]:
+    """Hole cards and board from a deck order, dealt as a dealer would: one card at
+    a time round the table from player 0 (player i gets ``order[i]`` and
+    ``order[players + i]``), then burn, flop, burn, turn, burn, river (so the board
+    is ``order[2p+1 : 2p+4] + order[2p+5] + order[2p+7]``)."""
+    holes = [order[i] + order[players + i] for i in range(players)]
+    b = 2 * players
+    board = order[b + 1] + order[b + 2] + order[b + 3] + order[b + 5] + order[b + 7]
+    return holes, board
+
+
+def simulate(
+    n_hands: int,
+    seed: int,
+    players: int = 6,
+    stack: int = 10000,
+    blinds: tuple[int, int] = (50, 100),
+) -> int:
+    """Play ``n_hands`` no-limit hold'em hands with PokerKit and random legal actions.
+
+    Exact policy, to be mirrored call for call by our engine::
+
+        rng = random.Random(seed)                 # one generator for the whole run
+        for each hand:
+            order = list(DECK); rng.shuffle(order)   # DECK = 2c 2d 2h 2s 3c ... As
+            holes, board = deal_from_deck(order, players)
+            every stack = stack; blinds as in PKHand (PHH order); min bet = big blind
+            at each decision:
+                kinds = (['fold'] if call_amount > 0 else []) + ['check_call']
+                        + (['raise'] if a raise is allowed else [])
+                kind = rng.choice(kinds)
+                if kind == 'raise': raise_to(rng.randint(raise_min_to, raise_max_to))
+
+    The deck is ours (the rng above), not PokerKit's automation; burns are ``'??'``.
+    Returns the number of hands played.
+    """
+    rng = random.Random(seed)
+    for _ in range(n_hands):
+        order = list(DECK)
+        rng.shuffle(order)
+        holes, board = deal_from_deck(order, players)
+        hand = PKHand("NL", [stack] * players, blinds, 0, None, None, blinds[1], holes, board)
+        while hand.actor() is not None:
+            legal = hand.legal()
+            kinds = ["fold"] if legal["call_amount"] > 0 else []
+            kinds.append("check_call")
+            if legal["raise_min_to"] is not None:
+                kinds.append("raise")
+            kind = rng.choice(kinds)
+            if kind == "fold":
+                hand.fold()
+            elif kind == "check_call":
+                hand.check_call()
+            else:
+                hand.raise_to(rng.randint(legal["raise_min_to"], legal["raise_max_to"]))
+        if sum(hand.stacks()) != stack * players:
+            raise AssertionError("PokerKit lost or made chips")
+    return n_hands
+
+
+def main(argv: Sequence[str] = ()) -> None:
+    folder = argv[0] if argv else PLURIBUS
+    hands = load_phh_hands([folder])  # parsing is not timed
+    start = time.perf_counter()
+    results = replay_all(hands)
+    replay_s = time.perf_counter() - start
+    matches = count_matches(hands, results)
+    print(f"replay_all: {len(hands)} hands in {replay_s:.2f} s = "
+          f"{len(hands) / replay_s:,.0f} hands/s; {matches} match finishing_stacks")
+    start = time.perf_counter()
+    n = simulate(500, seed=0)
+    sim_s = time.perf_counter() - start
+    print(f"simulate: {n} hands in {sim_s:.2f} s = {n / sim_s:,.0f} hands/s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

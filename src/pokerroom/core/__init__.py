@@ -1,0 +1,1 @@
+"""The rules: pure, deterministic, no clock, no randomness of its own, no I/O."""

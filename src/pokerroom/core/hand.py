@@ -1,0 +1,645 @@
+"""The hold'em hand state machine.
+
+A ``Hand`` is made from a ``Game`` (structure and stakes), the starting stacks in PHH
+order (player 0 is the first seat left of the button, the last player is the button;
+heads-up, player 0 is the big blind and player 1 the button and small blind, H4), and a
+deck in the order the caller chose: the hand never shuffles. Forced bets are posted and
+cards dealt at once; then the hand waits for the player in ``actor``.
+
+Every action has three forms: ``verify_x`` raises ``IllegalAction`` saying why the action
+is not allowed (and changes nothing), ``can_x`` answers True or False, and ``x`` applies it
+and returns the events it produced (the dealing and awarding that follow automatically
+included). ``legal_actions()`` gives the exact minimum and maximum amounts.
+
+>>> from pokerroom.core.cards import parse_cards
+>>> deck = parse_cards('AsKs 2c7d QhJh 2h3h TsQs 8c 4h 9c 5d')
+>>> hand = Hand(Game.no_limit(1, 2), [100, 100], deck)
+>>> hand.actor, hand.legal_actions()
+(1, Legal(player=1, fold=True, check=False, call=1, min_to=4, max_to=100, show=False, muck=False))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from pokerroom.core.cards import Card, check_deck
+from pokerroom.core.evaluator import evaluate_ints
+from pokerroom.core.events import (
+    Acted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HoleDealt,
+    Mucked,
+    Posted,
+    PotAwarded,
+    Shown,
+    StreetEnded,
+    UncalledReturned,
+)
+from pokerroom.core.pots import Pot, build_pots, split, uncalled
+from pokerroom.core.structures import Game, GameError, Structure
+
+BETTING, SHOWDOWN, COMPLETE = "betting", "showdown", "complete"
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+_BOARD_COUNTS = (0, 3, 1, 1)
+MAX_PLAYERS = 22  # 2 x 22 hole cards + 3 burns + 5 board = 52
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; ``code`` names the reason for machines."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Legal(NamedTuple):
+    """What the player to act may do. Amounts are chips: ``call`` is what calling adds
+    (0 means a check), ``min_to``/``max_to`` the total street bet after a bet or raise
+    (None when no bet or raise is allowed)."""
+
+    player: int | None
+    fold: bool
+    check: bool
+    call: int
+    min_to: int | None
+    max_to: int | None
+    show: bool
+    muck: bool
+
+
+NO_ACTION = Legal(None, False, False, 0, None, None, False, False)
+
+
+class Hand:
+    """One hand of hold'em (no limit, pot limit or fixed limit)."""
+
+    def __init__(
+        self,
+        game: Game,
+        stacks: Sequence[int],
+        deck: Sequence[int],
+        *,
+        antes: Sequence[int] | None = None,
+        blinds: Sequence[int] | None = None,
+        dead_blinds: Sequence[int] | None = None,
+        big_blind_position: int | None = None,
+    ) -> None:
+        n = len(stacks)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise GameError(f"a hold'em hand needs 2 to {MAX_PLAYERS} players, got {n}")
+        for s in stacks:
+            if not isinstance(s, int) or isinstance(s, bool) or s <= 0:
+                raise GameError(f"stacks must be positive integers, got {s!r}")
+        self.game = game
+        self.n = n
+        self.deck: tuple[Card, ...] = check_deck(deck, 2 * n + 8)
+        if antes is None:
+            antes = [game.ante] * n
+        if blinds is None:
+            blinds = [game.big_blind, game.small_blind] if n == 2 else (
+                [game.small_blind, game.big_blind] + [0] * (n - 2)
+            )
+        if dead_blinds is None:
+            dead_blinds = [0] * n
+        for name, values in (("antes", antes), ("blinds", blinds), ("dead_blinds", dead_blinds)):
+            if len(values) != n or any(
+                not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values
+            ):
+                raise GameError(f"{name} must be {n} non-negative integers, got {list(values)!r}")
+        if big_blind_position is None:
+            big_blind_position = _big_blind_position(blinds)
+        elif not 0 <= big_blind_position < n:
+            raise GameError(f"big_blind_position {big_blind_position} is not a player")
+        self.big_blind_position = big_blind_position
+
+        self.starting_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.bets = [0] * n
+        self.collected = [0] * n  # chips each player put in on earlier streets (and antes)
+        self.dead = 0  # dead money for the main pot: dead blinds, non-uniform antes
+        self.folded = [False] * n
+        self.holes: list[list[Card]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        self.events: list[Event] = []
+        self.street = 0
+        self.phase = BETTING
+        self.actor: int | None = None
+        self.shown: set[int] = set()
+        self.mucked: set[int] = set()
+        self.reached_showdown: set[int] = set()
+        self.winnings = [0] * n
+        self._pos = 0  # next card of the deck
+        self._order: list[int] = []  # showdown order
+        self._pots: list[Pot] = []
+        self._values: dict[int, int] = {}
+        self._forced_first = -1
+
+        self._post(antes, blinds, dead_blinds)
+        self._deal_holes()
+        self._start_round(preflop=True)
+
+    # ------------------------------------------------------------------ set-up
+
+    def _post(
+        self, antes: Sequence[int], blinds: Sequence[int], dead_blinds: Sequence[int]
+    ) -> None:
+        ev = self.events
+        stacks = self.stacks
+        posted_antes = [a for a in antes if a]
+        uniform = len(posted_antes) == self.n and len(set(posted_antes)) == 1
+        for i, a in enumerate(antes):
+            if a:
+                amount = min(a, stacks[i])
+                stacks[i] -= amount
+                if uniform:
+                    self.collected[i] += amount
+                else:
+                    self.dead += amount
+                ev.append(Posted(i, "ante", amount, stacks[i] == 0))
+        for i, d in enumerate(dead_blinds):
+            if d and stacks[i]:
+                amount = min(d, stacks[i])
+                stacks[i] -= amount
+                self.dead += amount
+                ev.append(Posted(i, "dead", amount, stacks[i] == 0))
+        bb = self.big_blind_position
+        sb = (bb - 1) % self.n if self.n > 2 else 1 - bb
+        live_posted = 0
+        for i, b in enumerate(blinds):
+            if b and stacks[i]:
+                amount = min(b, stacks[i])
+                stacks[i] -= amount
+                self.bets[i] = amount
+                live_posted += amount
+                kind = "big_blind" if i == bb else "small_blind" if i == sb else "blind"
+                ev.append(Posted(i, kind, amount, stacks[i] == 0))
+        g = self.game
+        # Pot limit: short or missing blinds count as if full preflop (TDA 54-B/C, case 20).
+        self._phantom = max(0, g.small_blind + g.big_blind - live_posted) if any(blinds) else 0
+
+    def _deal_holes(self) -> None:
+        deck, ev, n = self.deck, self.events, self.n
+        pos = self._pos
+        for _ in range(2):  # one card at a time, starting with the small blind (H1)
+            for i in range(n):
+                card = deck[pos]
+                pos += 1
+                self.holes[i].append(card)
+                ev.append(HoleDealt(i, card))
+        self._pos = pos
+
+    def _start_round(self, preflop: bool = False) -> None:
+        n = self.n
+        self.acted: list[int | None] = [None] * n
+        self.aggressor: int | None = None
+        g = self.game
+        if preflop:
+            top = max(self.bets)
+            # D3: the call is the full big blind even when the big blind is short.
+            self.level = max(top, g.big_blind) if top else 0
+            self.last_full_raise = self.level
+            self.last_full_level = self.level
+            self.bets_count = 1 if self.level else 0
+            start = (self.big_blind_position + 1) % n if top else 0
+        else:
+            self.level = 0
+            self.last_full_raise = 0
+            self.last_full_level = 0
+            self.bets_count = 0
+            start = 0
+        self.bet_size = g.bet_size(self.street) if g.structure.fixed else g.min_bet
+        self.actor = self._next_actor(start)
+        if self.actor is None:
+            self._end_round()
+
+    # ------------------------------------------------------------------ flow
+
+    def _next_actor(self, start: int) -> int | None:
+        n, stacks, folded, bets, acted, level = (
+            self.n, self.stacks, self.folded, self.bets, self.acted, self.level,
+        )
+        for k in range(n):
+            p = (start + k) % n
+            if folded[p] or not stacks[p]:
+                continue
+            if bets[p] < level:
+                return p
+            if acted[p] is None and self._others_can_respond(p):
+                return p
+        return None
+
+    def _others_can_respond(self, p: int) -> bool:
+        stacks, folded = self.stacks, self.folded
+        return any(stacks[q] and not folded[q] for q in range(self.n) if q != p)
+
+    def _after_action(self, p: int) -> None:
+        if self.folded.count(False) == 1:
+            self._end_round()
+            return
+        self.actor = self._next_actor(p + 1)
+        if self.actor is None:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        self.actor = None
+        bets, stacks, collected, ev = self.bets, self.stacks, self.collected, self.events
+        who, amount = uncalled(bets)
+        if amount:
+            bets[who] -= amount
+            stacks[who] += amount
+            ev.append(UncalledReturned(who, amount))
+        for i in range(self.n):
+            collected[i] += bets[i]
+            bets[i] = 0
+        ev.append(StreetEnded(self.street, sum(collected) + self.dead))
+        live = [i for i in range(self.n) if not self.folded[i]]
+        if len(live) == 1:
+            self._award_uncontested(live[0])
+            return
+        able = sum(1 for i in live if stacks[i])
+        if self.street < 3 and able >= 2:
+            self.street += 1
+            self._deal_board()
+            self._start_round()
+            return
+        self._begin_showdown(run_out=self.street < 3)
+
+    def _deal_board(self) -> None:
+        count = _BOARD_COUNTS[self.street]
+        start = self._pos + 1  # burn one (implicit)
+        cards = self.deck[start : start + count]
+        self._pos = start + count
+        self.board.extend(cards)
+        self.events.append(BoardDealt(self.street, cards))
+
+    # ------------------------------------------------------------------ showdown
+
+    def _begin_showdown(self, run_out: bool) -> None:
+        n, folded = self.n, self.folded
+        first = self.aggressor if self.aggressor is not None and not folded[self.aggressor] else None
+        if first is None:
+            first = next(i for i in range(n) if not folded[i])
+        self._order = [(first + k) % n for k in range(n) if not folded[(first + k) % n]]
+        self.reached_showdown = set(self._order)
+        self._pots = build_pots(
+            self.collected, folded, [s == 0 for s in self.stacks], self.dead
+        )
+        # H14/case 33: a bettor who was called must show; all-in hands are tabled (case 31).
+        self._forced_first = first if self.aggressor == first else -1
+        if run_out:
+            for p in self._order:
+                self._show(p, forced=True)
+            while self.street < 3:
+                self.street += 1
+                self._deal_board()
+        self.phase = SHOWDOWN
+        self._showdown_next()
+
+    def _must_show(self, p: int) -> bool:
+        return p == self._forced_first or self.stacks[p] == 0
+
+    def _showdown_next(self) -> None:
+        for p in self._order:
+            if p in self.shown or p in self.mucked:
+                continue
+            if all(q in self.mucked for q in self._order if q != p):
+                continue  # everyone else gave up: wins without showing
+            if self._must_show(p):
+                self._show(p, forced=True)
+                continue
+            self.actor = p
+            return
+        self.actor = None
+        self._award()
+
+    def _show(self, p: int, forced: bool) -> None:
+        self.shown.add(p)
+        self.events.append(Shown(p, tuple(self.holes[p]), forced))
+
+    def _value(self, p: int) -> int:
+        v = self._values.get(p)
+        if v is None:
+            v = self._values[p] = evaluate_ints(self.holes[p] + self.board)
+        return v
+
+    def _award(self) -> None:
+        stacks, ev, mucked = self.stacks, self.events, self.mucked
+        for index in range(len(self._pots) - 1, -1, -1):
+            pot = self._pots[index]
+            contenders = [p for p in pot.eligible if p not in mucked]
+            if len(contenders) == 1:
+                winners: tuple[int, ...] = (contenders[0],)
+                value = None
+            else:
+                values = {p: self._value(p) for p in contenders}
+                value = max(values.values())
+                winners = tuple(p for p in contenders if values[p] == value)
+            shares = split(pot.amount, winners)
+            for p, s in zip(winners, shares, strict=True):
+                stacks[p] += s
+                self.winnings[p] += s
+            ev.append(PotAwarded(index, pot.amount, pot.eligible, winners, shares, value))
+        self._finish()
+
+    def _award_uncontested(self, p: int) -> None:
+        amount = sum(self.collected) + self.dead
+        self.stacks[p] += amount
+        self.winnings[p] += amount
+        self.events.append(PotAwarded(0, amount, (p,), (p,), (amount,), None))
+        self._finish()
+
+    def _finish(self) -> None:
+        self.phase = COMPLETE
+        self.actor = None
+        self.collected = [0] * self.n
+        self.dead = 0
+        self.events.append(HandEnded(
+            tuple(self.stacks),
+            tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)),
+        ))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def complete(self) -> bool:
+        return self.phase == COMPLETE
+
+    @property
+    def pot(self) -> int:
+        """All chips in the middle: collected pots, current bets and dead money."""
+        return sum(self.collected) + sum(self.bets) + self.dead
+
+    def pots(self) -> list[Pot]:
+        """The main pot and side pots as they stand (current bets included)."""
+        if self.phase == COMPLETE:
+            return []
+        total = [c + b for c, b in zip(self.collected, self.bets, strict=True)]
+        return build_pots(total, self.folded, [s == 0 for s in self.stacks], self.dead)
+
+    def _raise_range(self, p: int) -> tuple[int, int] | None:
+        stacks, bets, level = self.stacks, self.bets, self.level
+        all_in_to = bets[p] + stacks[p]
+        if all_in_to <= level or not self._others_can_respond(p):
+            return None
+        g = self.game
+        structure = g.structure
+        acted = self.acted[p]
+        if structure is Structure.FIXED_LIMIT:
+            if self.bets_count >= (g.cap or 4) and not (
+                g.heads_up_uncapped and self.folded.count(False) == 2
+            ):
+                return None
+            if acted is not None and acted >= self.last_full_level:
+                return None  # D2: only a full (or half-bet) raise reopens the betting
+            to = self.last_full_level + self.bet_size
+            to = to if to < all_in_to else all_in_to
+            return to, to
+        full = self.last_full_raise if self.last_full_raise > g.min_bet else g.min_bet
+        if acted is not None and level - acted < full:
+            return None  # D2/TDA 47: not facing a full raise since acting
+        low = level + full
+        if structure is Structure.POT_LIMIT:
+            pot = self.pot + (level - bets[p])
+            if self.street == 0:
+                pot += self._phantom
+            high = level + pot
+            if high > all_in_to:
+                high = all_in_to
+        else:
+            high = all_in_to
+        return (low if low < high else high), high
+
+    def legal_actions(self) -> Legal:
+        """Exactly what the player to act may do now."""
+        p = self.actor
+        if p is None:
+            return NO_ACTION
+        if self.phase == SHOWDOWN:
+            return Legal(p, False, False, 0, None, None, True, self._muck_error(p) is None)
+        owe = self.level - self.bets[p]
+        call = owe if owe < self.stacks[p] else self.stacks[p]
+        r = self._raise_range(p)
+        if r is None:
+            return Legal(p, owe > 0, owe == 0, call, None, None, False, False)
+        return Legal(p, owe > 0, owe == 0, call, r[0], r[1], False, False)
+
+    # ------------------------------------------------------------------ actions
+
+    def _check_turn(self, player: int | None, phase: str) -> int:
+        p = self.actor
+        if p is None:
+            if self.phase == COMPLETE:
+                raise IllegalAction("hand_over", "the hand is over")
+            raise IllegalAction("no_actor", "nobody is to act")
+        if player is not None and player != p:
+            raise IllegalAction("not_your_turn", f"it is player {p}'s turn, not player {player}'s")
+        if self.phase != phase:
+            what = "show or muck" if self.phase == SHOWDOWN else "bet, call, check or fold"
+            raise IllegalAction("wrong_phase", f"player {p} must {what} now")
+        return p
+
+    def verify_fold(self, player: int | None = None) -> int:
+        p = self._check_turn(player, BETTING)
+        if self.bets[p] >= self.level:
+            raise IllegalAction("nothing_to_call", "there is no bet to fold to: check instead")
+        return p
+
+    def verify_check_call(self, player: int | None = None) -> int:
+        return self._check_turn(player, BETTING)
+
+    def verify_bet_raise(self, amount: int, player: int | None = None) -> int:
+        p = self._check_turn(player, BETTING)
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise IllegalAction("bad_amount", f"the amount must be a whole number of chips, got {amount!r}")
+        r = self._raise_range(p)
+        word = "bet" if self.level == 0 else "raise"
+        if r is None:
+            raise IllegalAction("cannot_raise", f"player {p} may not {word} now: {self._no_raise_reason(p)}")
+        low, high = r
+        if not low <= amount <= high:
+            span = f"exactly {low}" if low == high else f"from {low} to {high}"
+            raise IllegalAction(
+                "amount_out_of_range", f"a {word} must be to {span} chips, not {amount}"
+            )
+        return p
+
+    def _no_raise_reason(self, p: int) -> str:
+        if self.bets[p] + self.stacks[p] <= self.level:
+            return "not enough chips to do more than call"
+        if not self._others_can_respond(p):
+            return "every other player is all-in"
+        if self.game.structure.fixed and self.bets_count >= (self.game.cap or 4):
+            return f"the betting is capped at {self.game.cap} bets"
+        return "the betting was not reopened by a full raise since the last action"
+
+    def _muck_error(self, p: int) -> str | None:
+        if self.stacks[p] == 0:
+            return "an all-in hand is always shown"
+        if p == self._forced_first:
+            return "a bettor who was called must show"
+        for pot in self._pots:
+            if p in pot.eligible and all(q == p or q in self.mucked for q in pot.eligible):
+                return "the last hand in a pot cannot be mucked"
+        return None
+
+    def verify_show(self, player: int | None = None) -> int:
+        return self._check_turn(player, SHOWDOWN)
+
+    def verify_muck(self, player: int | None = None) -> int:
+        p = self._check_turn(player, SHOWDOWN)
+        reason = self._muck_error(p)
+        if reason:
+            raise IllegalAction("must_show", reason)
+        return p
+
+    def can_fold(self, player: int | None = None) -> bool:
+        return _can(self.verify_fold, player)
+
+    def can_check_call(self, player: int | None = None) -> bool:
+        return _can(self.verify_check_call, player)
+
+    def can_bet_raise(self, amount: int, player: int | None = None) -> bool:
+        try:
+            self.verify_bet_raise(amount, player)
+        except IllegalAction:
+            return False
+        return True
+
+    def can_show(self, player: int | None = None) -> bool:
+        return _can(self.verify_show, player)
+
+    def can_muck(self, player: int | None = None) -> bool:
+        return _can(self.verify_muck, player)
+
+    def fold(self, player: int | None = None) -> tuple[Event, ...]:
+        p = self.verify_fold(player)
+        mark = len(self.events)
+        self.folded[p] = True
+        self.events.append(Acted(p, "fold", 0, self.bets[p], False))
+        self._after_action(p)
+        return tuple(self.events[mark:])
+
+    def check_call(self, player: int | None = None) -> tuple[Event, ...]:
+        p = self.verify_check_call(player)
+        mark = len(self.events)
+        owe = self.level - self.bets[p]
+        if owe <= 0:
+            self.events.append(Acted(p, "check", 0, self.bets[p], False))
+        else:
+            stack = self.stacks[p]
+            amount = owe if owe < stack else stack
+            self.stacks[p] = stack - amount
+            self.bets[p] += amount
+            self.events.append(Acted(p, "call", amount, self.bets[p], amount == stack))
+        self.acted[p] = self.level
+        self._after_action(p)
+        return tuple(self.events[mark:])
+
+    def bet_raise(self, amount: int, player: int | None = None) -> tuple[Event, ...]:
+        """Bet or raise to ``amount``: the player's total bet on this street afterwards."""
+        p = self.verify_bet_raise(amount, player)
+        mark = len(self.events)
+        level, added = self.level, amount - self.bets[p]
+        increment = amount - level
+        self.stacks[p] -= added
+        self.bets[p] = amount
+        all_in = self.stacks[p] == 0
+        if self.game.structure is Structure.FIXED_LIMIT:
+            # a completion, or an all-in of at least half a bet, counts as a full bet (D2)
+            if amount >= self.last_full_level + self.bet_size or 2 * increment >= self.bet_size:
+                self.bets_count += 1
+                self.last_full_level = amount
+        else:
+            full = self.last_full_raise if self.last_full_raise > self.game.min_bet else self.game.min_bet
+            if increment >= full:
+                self.last_full_raise = increment
+                self.last_full_level = amount
+        self.level = amount
+        self.acted[p] = amount
+        self.aggressor = p
+        self.events.append(Acted(p, "bet" if level == 0 else "raise", added, amount, all_in))
+        self._after_action(p)
+        return tuple(self.events[mark:])
+
+    def show(self, player: int | None = None) -> tuple[Event, ...]:
+        p = self.verify_show(player)
+        mark = len(self.events)
+        self._show(p, forced=False)
+        self._showdown_next()
+        return tuple(self.events[mark:])
+
+    def muck(self, player: int | None = None) -> tuple[Event, ...]:
+        p = self.verify_muck(player)
+        mark = len(self.events)
+        self.mucked.add(p)
+        self.events.append(Mucked(p, tuple(self.holes[p])))
+        self._showdown_next()
+        return tuple(self.events[mark:])
+
+    def act(self, action: str, amount: int | None = None, player: int | None = None) -> tuple[Event, ...]:
+        """Apply an action by name: 'fold', 'check', 'call', 'bet', 'raise', 'show', 'muck'
+        (or the PHH verbs 'f', 'cc', 'cbr', 'sm')."""
+        kind = _ALIASES.get(action)
+        if kind is None:
+            raise IllegalAction("unknown_action", f"unknown action {action!r}")
+        if kind == "bet_raise":
+            if amount is None:
+                raise IllegalAction("bad_amount", f"{action!r} needs an amount")
+            return self.bet_raise(amount, player)
+        if amount is not None:
+            raise IllegalAction("bad_amount", f"{action!r} takes no amount")
+        if kind == "check_call":
+            return self.check_call(player)
+        return {"fold": self.fold, "show": self.show, "muck": self.muck}[kind](player)
+
+    # ------------------------------------------------------------------ results
+
+    def result(self) -> HandEnded:
+        """The final stacks and net results; raises if the hand is still live."""
+        if self.phase != COMPLETE:
+            raise IllegalAction("hand_live", "the hand is not over yet")
+        last = self.events[-1]
+        assert type(last) is HandEnded
+        return last
+
+    def hand_value(self, p: int) -> int | None:
+        """The strength of player p's best five cards, once the board is complete."""
+        if len(self.board) < 5:
+            return None
+        return self._value(p)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Hand {self.game.code} {STREET_NAMES[self.street]} {self.phase} "
+            f"stacks={self.stacks} bets={self.bets} pot={self.pot} actor={self.actor}>"
+        )
+
+
+_ALIASES = {
+    "fold": "fold", "f": "fold",
+    "check": "check_call", "call": "check_call", "cc": "check_call",
+    "bet": "bet_raise", "raise": "bet_raise", "cbr": "bet_raise",
+    "show": "show", "muck": "muck",
+}
+
+
+def _can(verify: object, player: int | None) -> bool:
+    try:
+        verify(player)  # type: ignore[operator]
+    except IllegalAction:
+        return False
+    return True
+
+
+def _big_blind_position(blinds: Sequence[int]) -> int:
+    """The largest blind in the leading run of blinds (ties: the later one)."""
+    best, best_amount = 0, -1
+    for i, b in enumerate(blinds):
+        if not b:
+            break
+        if b >= best_amount:
+            best, best_amount = i, b
+    return best
