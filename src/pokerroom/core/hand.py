@@ -460,9 +460,10 @@ class Hand:
             raise IllegalAction("cannot_raise", f"player {p} may not {word} now: {self._no_raise_reason(p)}")
         low, high = r
         if not low <= amount <= high:
-            span = f"exactly {low}" if low == high else f"from {low} to {high}"
+            span = f"exactly {low}" if low == high else f"between {low} and {high}"
             raise IllegalAction(
-                "amount_out_of_range", f"a {word} must be to {span} chips, not {amount}"
+                "amount_out_of_range",
+                f"a {word} must be {span} chips (the total bet on this street), not {amount}",
             )
         return p
 
