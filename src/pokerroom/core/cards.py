@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Final
+from operator import itemgetter as _pick
+from typing import Final, cast
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
@@ -86,6 +87,8 @@ _TEXT: Final = tuple(RANKS[i >> 2] + SUITS[i & 3] for i in range(52))
 _CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(52))
 _BY_TEXT: Final = {t: _CARDS[i] for i, t in enumerate(_TEXT)}
 FULL_DECK: Final[tuple[Card, ...]] = _CARDS
+_VALID: Final = frozenset(range(52))
+_INT_TYPES: Final = frozenset((Card, int))
 
 
 def _parse_one(text: str) -> Card:
@@ -118,14 +121,18 @@ def format_cards(cards: Iterable[int], sep: str = "") -> str:
     return sep.join(_TEXT[c] for c in cards)
 
 
-def check_deck(deck: Sequence[int], need: int) -> tuple[Card, ...]:
+def check_deck(deck: Sequence[int | str], need: int) -> tuple[Card, ...]:
     """Validate a caller-ordered deck: distinct real cards, at least ``need`` of them."""
-    cards = tuple(Card(c) for c in deck)
+    raw = tuple(deck)
+    if _VALID.issuperset(raw) and _INT_TYPES.issuperset(map(type, raw)):
+        cards = cast("tuple[int, ...]", raw)
+    else:
+        cards = tuple(Card(c) for c in raw)  # raises CardError naming a bad card
     if len(set(cards)) != len(cards):
         raise CardError("bad deck: a card appears twice")
     if len(cards) < need:
         raise CardError(f"bad deck: {len(cards)} cards, this hand may need {need}")
-    return cards
+    return _pick(*cards)(_CARDS) if len(cards) > 1 else (_CARDS[cards[0]],)
 
 
 def seeded_deck(seed: int | str | None = None) -> tuple[Card, ...]:

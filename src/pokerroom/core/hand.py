@@ -90,9 +90,7 @@ class Hand:
         n = len(stacks)
         if not 2 <= n <= MAX_PLAYERS:
             raise GameError(f"a hold'em hand needs 2 to {MAX_PLAYERS} players, got {n}")
-        for s in stacks:
-            if not isinstance(s, int) or isinstance(s, bool) or s <= 0:
-                raise GameError(f"stacks must be positive integers, got {s!r}")
+        _check_chips("stacks", stacks, n, 1)
         self.game = game
         self.n = n
         self.deck: tuple[Card, ...] = check_deck(deck, 2 * n + 8)
@@ -104,11 +102,9 @@ class Hand:
             )
         if dead_blinds is None:
             dead_blinds = [0] * n
-        for name, values in (("antes", antes), ("blinds", blinds), ("dead_blinds", dead_blinds)):
-            if len(values) != n or any(
-                not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values
-            ):
-                raise GameError(f"{name} must be {n} non-negative integers, got {list(values)!r}")
+        _check_chips("antes", antes, n, 0)
+        _check_chips("blinds", blinds, n, 0)
+        _check_chips("dead_blinds", dead_blinds, n, 0)
         if big_blind_position is None:
             big_blind_position = _big_blind_position(blinds)
         elif not 0 <= big_blind_position < n:
@@ -138,6 +134,8 @@ class Hand:
         self._forced_first = -1
 
         self._post(antes, blinds, dead_blinds)
+        self._live = n  # players who have not folded
+        self._active = n - self.stacks.count(0)  # live players with chips behind
         self._deal_holes()
         self._start_round(preflop=True)
 
@@ -181,15 +179,11 @@ class Hand:
         self._phantom = max(0, g.small_blind + g.big_blind - live_posted) if any(blinds) else 0
 
     def _deal_holes(self) -> None:
-        deck, ev, n = self.deck, self.events, self.n
-        pos = self._pos
-        for _ in range(2):  # one card at a time, starting with the small blind (H1)
-            for i in range(n):
-                card = deck[pos]
-                pos += 1
-                self.holes[i].append(card)
-                ev.append(HoleDealt(i, card))
-        self._pos = pos
+        # one card at a time, starting with the small blind (H1)
+        deck, n = self.deck, self.n
+        self.holes = [[deck[i], deck[n + i]] for i in range(n)]
+        self.events.extend([HoleDealt(i % n, deck[i]) for i in range(2 * n)])
+        self._pos = 2 * n
 
     def _start_round(self, preflop: bool = False) -> None:
         n = self.n
@@ -232,11 +226,11 @@ class Hand:
         return None
 
     def _others_can_respond(self, p: int) -> bool:
-        stacks, folded = self.stacks, self.folded
-        return any(stacks[q] and not folded[q] for q in range(self.n) if q != p)
+        """Whether anyone but p (who is live and has chips) could still put chips in."""
+        return self._active > 1
 
     def _after_action(self, p: int) -> None:
-        if self.folded.count(False) == 1:
+        if self._live == 1:
             self._end_round()
             return
         self.actor = self._next_actor(p + 1)
@@ -246,7 +240,13 @@ class Hand:
     def _end_round(self) -> None:
         self.actor = None
         bets, stacks, collected, ev = self.bets, self.stacks, self.collected, self.events
-        who, amount = uncalled(bets)
+        if self._live == 1:
+            # everyone else folded: the winner's whole bet on this street was never
+            # called and comes back; he wins what the others put in (case 1, H12)
+            who = self.folded.index(False)
+            amount = bets[who]
+        else:
+            who, amount = uncalled(bets)
         if amount:
             bets[who] -= amount
             stacks[who] += amount
@@ -259,7 +259,7 @@ class Hand:
         if len(live) == 1:
             self._award_uncontested(live[0])
             return
-        able = sum(1 for i in live if stacks[i])
+        able = self._active = sum(1 for i in live if stacks[i])  # uncalled chips may come back
         if self.street < 3 and able >= 2:
             self.street += 1
             self._deal_board()
@@ -389,7 +389,7 @@ class Hand:
         acted = self.acted[p]
         if structure is Structure.FIXED_LIMIT:
             if self.bets_count >= (g.cap or 4) and not (
-                g.heads_up_uncapped and self.folded.count(False) == 2
+                g.heads_up_uncapped and self._live == 2
             ):
                 return None
             if acted is not None and acted >= self.last_full_level:
@@ -519,6 +519,8 @@ class Hand:
         p = self.verify_fold(player)
         mark = len(self.events)
         self.folded[p] = True
+        self._live -= 1
+        self._active -= 1
         self.events.append(Acted(p, "fold", 0, self.bets[p], False))
         self._after_action(p)
         return tuple(self.events[mark:])
@@ -533,6 +535,8 @@ class Hand:
             stack = self.stacks[p]
             amount = owe if owe < stack else stack
             self.stacks[p] = stack - amount
+            if amount == stack:
+                self._active -= 1
             self.bets[p] += amount
             self.events.append(Acted(p, "call", amount, self.bets[p], amount == stack))
         self.acted[p] = self.level
@@ -548,6 +552,8 @@ class Hand:
         self.stacks[p] -= added
         self.bets[p] = amount
         all_in = self.stacks[p] == 0
+        if all_in:
+            self._active -= 1
         if self.game.structure is Structure.FIXED_LIMIT:
             # a completion, or an all-in of at least half a bet, counts as a full bet (D2)
             if amount >= self.last_full_level + self.bet_size or 2 * increment >= self.bet_size:
@@ -582,7 +588,7 @@ class Hand:
 
     def act(self, action: str, amount: int | None = None, player: int | None = None) -> tuple[Event, ...]:
         """Apply an action by name: 'fold', 'check', 'call', 'bet', 'raise', 'show', 'muck'
-        (or the PHH verbs 'f', 'cc', 'cbr', 'sm')."""
+        (or the PHH verbs 'f', 'cc', 'cbr'; PHH's 'sm' is show or muck by its cards)."""
         kind = _ALIASES.get(action)
         if kind is None:
             raise IllegalAction("unknown_action", f"unknown action {action!r}")
@@ -635,10 +641,21 @@ def _can(verify: object, player: int | None) -> bool:
     return True
 
 
+_INT = frozenset((int,))
+
+
+def _check_chips(name: str, values: Sequence[int], n: int, least: int) -> None:
+    if len(values) != n or not _INT.issuperset(map(type, values)) or min(values) < least:
+        kind = "positive" if least else "non-negative"
+        raise GameError(f"{name} must be {n} {kind} integers, got {list(values)!r}")
+
+
 def _big_blind_position(blinds: Sequence[int]) -> int:
-    """The largest blind in the leading run of blinds (ties: the later one)."""
+    """The largest blind in the first run of blinds (ties: the later one)."""
     best, best_amount = 0, -1
-    for i, b in enumerate(blinds):
+    start = next((i for i, b in enumerate(blinds) if b), len(blinds))
+    for i in range(start, len(blinds)):
+        b = blinds[i]
         if not b:
             break
         if b >= best_amount:

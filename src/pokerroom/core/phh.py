@@ -1,0 +1,545 @@
+"""Read, write and replay PHH hands (Poker Hand History, TOML; spec: uoftcprg/phh-std).
+
+``load`` reads a ``.phh`` file (one hand, index None) or a ``.phhs`` file (tables ``[1]``,
+``[2]``, ...; index = the table key); ``loads`` parses text; ``dumps`` writes a hand
+(fields we do not model stay in ``HandHistory.extra`` and are written back).
+
+Variants: ``NT`` (no-limit Texas hold'em), ``FT`` (fixed limit: ``small_bet``/``big_bet``,
+blinds from the array) and ``PT``, our own code for pot-limit Texas hold'em with the same
+fields as ``NT``. Others (``F7S``, ``NS``, ``PO``, ...) and straddles, draws (``sd``),
+bring-ins (``pb``) and fractional chips raise ``UnsupportedError``.
+
+``replay`` is strict: the deck comes from the file (hole deals transposed into the real
+dealing order; burns and ``??`` get cards that appear nowhere in the file), every action
+goes to the engine, ``d dh``/``d db`` lines and shown hands are checked against what it
+dealt, and nothing is repaired: a refused action is a ``ReplayError`` naming
+``actions[i]`` (0-based) and the engine's reason. Players are in PHH order; heads-up the
+``antes`` and ``blinds_or_straddles`` apply reversed (p1 posts the big blind).
+
+>>> hh = loads('''variant = 'NT'
+... antes = [0, 0]
+... blinds_or_straddles = [1, 2]
+... min_bet = 2
+... starting_stacks = [100, 100]
+... actions = ['d dh p1 AsKs', 'd dh p2 7h2c', 'p2 cbr 6', 'p1 f']''')
+>>> replay(hh).stacks
+[98, 102]
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, NamedTuple, overload
+
+from pokerroom.core.cards import FULL_DECK, Card, CardError
+from pokerroom.core.events import PotAwarded
+from pokerroom.core.hand import SHOWDOWN, STREET_NAMES, Hand, IllegalAction
+from pokerroom.core.structures import Game, GameError, Structure
+
+__all__ = ["Action", "HandHistory", "PHHError", "ReplayError", "ReplayResult", "UnsupportedError", "dumps",
+           "game_of", "load", "loads", "parse_action", "replay", "replay_paths", "verify"]
+
+Chips = int | float  # float only for a fraction of a chip (or 'inf')
+VARIANT_NAMES = {
+    "NS": "no-limit short-deck hold'em", "PO": "pot-limit Omaha", "FO/8": "fixed-limit Omaha hi/lo",
+    "F7S": "fixed-limit seven card stud", "F7S/8": "fixed-limit stud hi/lo", "FR": "fixed-limit razz",
+    "N2L1D": "no-limit 2-7 single draw", "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
+}
+_VARIANT_FIELDS = {  # required besides variant, antes, starting_stacks and actions
+    **dict.fromkeys(("NT", "PT", "NS", "PO", "N2L1D"), ("blinds_or_straddles", "min_bet")),
+    **dict.fromkeys(("FT", "FO/8", "F2L3D", "FB"), ("blinds_or_straddles", "small_bet", "big_bet")),
+    **dict.fromkeys(("F7S", "F7S/8", "FR"), ("bring_in", "small_bet", "big_bet")),
+}
+_STRUCTURES = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.FIXED_LIMIT}
+_S, _N = "a string", "a non-negative number"
+_SS, _NS = "an array of strings", "an array of non-negative numbers"
+_FIELDS = {  # field -> what it must be, in the order dumps writes them
+    "variant": _S, "ante_trimming_status": "true or false", "antes": _NS, "blinds_or_straddles": _NS,
+    "bring_in": _N, "small_bet": _N, "big_bet": _N, "min_bet": _N, "starting_stacks": _NS, "actions": _SS,
+    "author": _S, "event": _S, "hand": "an integer or a string", "players": _SS, "finishing_stacks": _NS,
+}
+
+
+class PHHError(ValueError):
+    """A malformed PHH file, or a hand that does not replay."""
+
+
+class UnsupportedError(PHHError):
+    """A variant or feature our engine does not play."""
+
+
+class ReplayError(PHHError):
+    """An action of the file that the replay refused: ``index`` into ``actions`` (None: the
+    end of the actions), the action ``text`` and a ``code`` (the engine's, or 'replay')."""
+
+    def __init__(self, index: int | None, text: str, reason: str, code: str = "replay") -> None:
+        super().__init__(f"actions[{index}] {text!r}: {reason}" if index is not None else reason)
+        self.index, self.text, self.code = index, text, code
+
+
+@dataclass
+class HandHistory:
+    """One PHH hand; chips are ints (floats only for fractional chips)."""
+
+    variant: str
+    antes: list[Chips]
+    starting_stacks: list[Chips]
+    actions: list[str]
+    blinds_or_straddles: list[Chips] | None = None
+    min_bet: Chips | None = None
+    small_bet: Chips | None = None
+    big_bet: Chips | None = None
+    bring_in: Chips | None = None
+    finishing_stacks: list[Chips] | None = None
+    players: list[str] | None = None
+    hand: int | str | None = None
+    ante_trimming_status: bool | None = None
+    author: str | None = None
+    event: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # every other field, as read
+
+
+class Action(NamedTuple):
+    """A parsed action line. ``actor``/``target`` are 0-based players (None: the dealer);
+    ``verb`` is '' for a no-op; ``cards`` is None when the line names no cards (``sm``
+    alone is a muck) and holds None for an unknown card '??'."""
+
+    text: str
+    actor: int | None
+    verb: str
+    target: int | None = None
+    cards: tuple[Card | None, ...] | None = None
+    amount: Chips | None = None
+    dash: bool = False  # 'pN sm -': show the cards dealt before
+    commentary: str | None = None
+
+
+def parse_action(text: str) -> Action:
+    """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    body, sep, comment = text.partition("#")
+    note = comment.strip() if sep else None
+    words = body.split()
+
+    def bad(why: str) -> PHHError:
+        return PHHError(f"bad action {text!r}: {why}")
+
+    def player(word: str) -> int:
+        if not re.fullmatch(r"p[1-9][0-9]*", word):
+            raise bad(f"{word!r} is not an actor like 'd' or 'p1'")
+        return int(word[1:]) - 1
+
+    def cards(word: str) -> tuple[Card | None, ...]:
+        if len(word) % 2:
+            raise bad(f"cards {word!r} must be two characters each")
+        try:
+            pairs = [word[k:k + 2] for k in range(0, len(word), 2)]
+            return tuple(None if c == "??" else Card(c) for c in pairs)
+        except CardError as e:
+            raise bad(str(e)) from None
+
+    if not words:
+        return Action(text, None, "", commentary=note)
+    actor, verb, args = words[0], words[1] if len(words) > 1 else "", words[2:]
+    if actor == "d":
+        if verb == "dh" and len(args) == 2:
+            return Action(text, None, verb, player(args[0]), cards(args[1]), commentary=note)
+        if verb == "db" and len(args) == 1:
+            return Action(text, None, verb, None, cards(args[0]), commentary=note)
+        raise bad("the dealer's actions are 'd dh pN cards' and 'd db cards'")
+    p = player(actor)
+    if verb in ("f", "cc", "pb") and not args:
+        return Action(text, p, verb, commentary=note)
+    if verb == "cbr" and len(args) == 1:
+        try:
+            amount = _number(float(args[0]) if re.search(r"[.eEnN]", args[0]) else int(args[0]))
+        except ValueError:
+            amount = -1
+        if not 0 < amount < math.inf:
+            raise bad(f"{args[0]!r} is not a positive amount")
+        return Action(text, p, verb, amount=amount, commentary=note)
+    if verb in ("sm", "sd") and len(args) <= 1:
+        if verb == "sm" and args == ["-"]:
+            return Action(text, p, verb, dash=True, commentary=note)
+        return Action(text, p, verb, cards=cards(args[0]) if args else None, commentary=note)
+    raise bad("unknown action or wrong arguments" if verb else "an actor needs an action")
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def _number(v: object) -> Chips:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v:
+        raise ValueError(v)
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _convert(kind: str, v: object) -> Any:
+    if kind.startswith("an array of "):
+        if not isinstance(v, list):
+            raise ValueError(v)
+        return [_convert("a " + kind[12:-1], x) for x in v]
+    if kind == _N:
+        if (value := _number(v)) < 0:
+            raise ValueError(v)
+        return value
+    if not isinstance(v, {_S: str, "true or false": bool}.get(kind, int | str)) or (
+            isinstance(v, bool) and kind != "true or false"):
+        raise ValueError(v)
+    return v
+
+
+def _from_table(table: dict[str, Any]) -> HandHistory:
+    variant = table.get("variant")
+    required = ("variant", "antes", "starting_stacks", "actions", *_VARIANT_FIELDS.get(str(variant), ()))
+    missing = [k for k in required if k not in table]
+    if missing:
+        raise PHHError(f"missing required field(s): {', '.join(missing)}")
+    values, extra = {}, {}
+    for key, v in table.items():
+        kind = _FIELDS.get(key)
+        if kind is None:
+            extra[key] = v
+            continue
+        try:
+            values[key] = _convert(kind, v)
+        except ValueError:
+            raise PHHError(f"{key} must be {kind}, got {v!r}") from None
+    hh = HandHistory(**values, extra=extra)
+    n = len(hh.starting_stacks)
+    if n < 2 or not all(s > 0 for s in hh.starting_stacks):
+        raise PHHError(f"starting_stacks must be at least two positive numbers, got {hh.starting_stacks}")
+    for key in ("antes", "blinds_or_straddles", "finishing_stacks", "players"):
+        value = getattr(hh, key)
+        if value is not None and len(value) != n:
+            raise PHHError(f"{key} has {len(value)} entries for {n} players")
+    for i, text in enumerate(hh.actions):
+        a = parse_action(text)
+        if any(p is not None and p >= n for p in (a.actor, a.target)):
+            raise PHHError(f"actions[{i}] {text!r}: there are only {n} players")
+    return hh
+
+
+_Items = list[tuple[int | None, HandHistory | PHHError]]
+
+
+def _parse(text: str, multi: bool) -> _Items:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise PHHError(f"bad TOML: {e}") from None
+    tables: list[tuple[int | None, Any]] = [(None, doc)]
+    if multi:
+        if not all(k.isdigit() and isinstance(t, dict) for k, t in doc.items()):
+            raise PHHError("a .phhs file holds only tables [1], [2], ...")
+        tables = [(int(k), t) for k, t in doc.items()]
+    out: _Items = []
+    for index, table in tables:
+        try:
+            out.append((index, _from_table(table)))
+        except PHHError as e:
+            out.append((index, e if index is None else PHHError(f"[{index}]: {e}")))
+    return out
+
+
+def _first_error(items: _Items) -> list[tuple[int | None, HandHistory]]:
+    if errors := [hh for _, hh in items if isinstance(hh, PHHError)]:
+        raise errors[0]
+    return [(i, hh) for i, hh in items if isinstance(hh, HandHistory)]
+
+
+@overload
+def loads(text: str, multi: Literal[False] = False) -> HandHistory: ...
+@overload
+def loads(text: str, multi: Literal[True]) -> list[tuple[int | None, HandHistory]]: ...
+def loads(text: str, multi: bool = False) -> HandHistory | list[tuple[int | None, HandHistory]]:
+    """One hand from .phh text or, with ``multi``, [(table index, hand), ...] from .phhs text."""
+    items = _first_error(_parse(text, multi))
+    return items if multi else items[0][1]
+
+
+def _read(path: Path) -> _Items:
+    try:
+        return _parse(path.read_text(encoding="utf-8"), path.suffix == ".phhs")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PHHError(f"cannot read the file: {getattr(e, 'strerror', None) or e}") from None
+
+
+def load(path: str | Path) -> list[tuple[int | None, HandHistory]]:
+    """The hands of a .phh (index None) or .phhs file (index = table key)."""
+    try:
+        return _first_error(_read(Path(path)))
+    except PHHError as e:
+        raise PHHError(f"{path}: {e}") from None
+
+
+# ---------------------------------------------------------------------------- writing
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _toml(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return "nan" if v != v else ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
+    if isinstance(v, str):
+        return '"' + "".join(_ESCAPES.get(c) or (
+            f"\\u{ord(c):04x}" if ord(c) < 32 or ord(c) == 127 else c) for c in v) + '"'
+    if isinstance(v, datetime.date | datetime.time):
+        return v.isoformat()
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    raise PHHError(f"cannot write a {type(v).__name__} value in PHH")
+
+
+def dumps(hh: HandHistory) -> str:
+    """A .phh TOML text for ``hh``; ``loads(dumps(hh)) == hh``."""
+    lines = []
+    for k, v in ({k: getattr(hh, k) for k in _FIELDS} | hh.extra).items():
+        if k == "actions" and v:
+            lines.append("actions = [\n" + "".join(f"  {_toml(a)},\n" for a in v) + "]")
+        elif v is not None:
+            lines.append(f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else _toml(k)} = {_toml(v)}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _whole(name: str, v: Chips | None) -> int:
+    if not isinstance(v, int):
+        raise UnsupportedError(f"unsupported: {name} is not a whole number of chips ({v!r})")
+    return v
+
+
+def game_of(hh: HandHistory) -> Game:
+    """The engine's game for an NT, PT or FT hand; UnsupportedError for anything else."""
+    structure = _STRUCTURES.get(hh.variant)
+    if structure is None:
+        name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
+        raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
+    blinds = [_whole("blinds_or_straddles", b) for b in hh.blinds_or_straddles or ()]
+    if any(b for b in blinds[2:]):
+        raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds})")
+    for name, v in [(k, v) for k in ("starting_stacks", "antes") for v in getattr(hh, k)]:
+        _whole(name, v)
+    antes = {a for a in hh.antes if a}
+    ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
+    try:
+        if structure.fixed:
+            return Game(structure, blinds[0], blinds[1], ante, small_bet=_whole("small_bet", hh.small_bet),
+                        big_bet=_whole("big_bet", hh.big_bet))
+        return Game(structure, blinds[0], blinds[1], ante, min_bet=_whole("min_bet", hh.min_bet))
+    except GameError as e:
+        raise PHHError(f"bad stakes: {e}") from None
+
+
+def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
+    """The deck in dealing order, and the cards we filled in for '??' or undealt cards."""
+    holes: list[list[Card | None]] = [[] for _ in range(n)]
+    board: list[Card | None] = []
+    seen: dict[Card, int] = {}
+
+    def note(i: int, a: Action, c: Card) -> None:
+        if c in seen:
+            raise PHHError(f"actions[{i}] {a.text!r}: card {c} appears twice (also actions[{seen[c]}])")
+        seen[c] = i
+
+    for i, a in enumerate(acts):
+        if a.verb in ("sd", "pb"):
+            what = "draws ('sd')" if a.verb == "sd" else "bring-ins ('pb') in hold'em"
+            raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: {what}")
+        if a.amount is not None:
+            _whole(f"actions[{i}] {a.text!r}", a.amount)
+        if a.verb in ("dh", "db") and a.cards is not None:
+            for c in a.cards:
+                if c is not None:
+                    note(i, a, c)
+            (board if a.target is None else holes[a.target]).extend(a.cards)
+    for p, cards in enumerate(holes):
+        if len(cards) != 2:
+            raise PHHError(f"p{p + 1} is dealt {len(cards)} hole cards: hold'em needs 2")
+    if len(board) > 5:
+        raise PHHError(f"the file deals {len(board)} board cards: hold'em has 5")
+    for i, a in enumerate(acts):  # a hand shown at the showdown reveals unknown hole cards
+        if a.verb == "sm" and a.cards and a.actor is not None:
+            dealt = holes[a.actor]
+            for c in a.cards:
+                if c is not None and c not in dealt and None in dealt:
+                    note(i, a, c)
+                    dealt[dealt.index(None)] = c
+    spare = iter([c for c in FULL_DECK if c not in seen])
+    filled: set[Card] = set()
+
+    def fill(c: Card | None) -> Card:
+        if c is None:
+            c = next(spare)
+            filled.add(c)
+        return c
+
+    deck = [fill(holes[p][k]) for k in range(2) for p in range(n)]
+    board += [None] * (5 - len(board))
+    for chunk in (board[:3], board[3:4], board[4:]):
+        deck.append(next(spare))  # the burn
+        deck.extend(fill(c) for c in chunk)
+    return deck, filled
+
+
+def _fmt(cards: Iterable[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)
+
+
+def _same(said: tuple[Card | None, ...], actual: list[Card], what: str) -> None:
+    if len(said) != len(actual) or any(c is not None and c not in actual for c in said):
+        raise PHHError(f"the file says {what} {_fmt(said)}, the engine has {_fmt(actual)}")
+
+
+def replay(hh: HandHistory) -> Hand:
+    """Replay ``hh`` strictly with the engine; returns the finished hand."""
+    game = game_of(hh)
+    n = len(hh.starting_stacks)
+    acts = [parse_action(a) for a in hh.actions]
+    deck, filled = _build_deck(acts, n)
+    order = slice(None, None, -1 if n == 2 else 1)  # heads-up: forced bets reversed, p1 is the big blind
+    antes = [int(x) for x in hh.antes][order]
+    blinds = [int(x) for x in hh.blinds_or_straddles or [0] * n][order]
+    try:
+        hand = Hand(game, [int(s) for s in hh.starting_stacks], deck, antes=antes, blinds=blinds,
+                    big_blind_position=0 if n == 2 else 1)
+    except (GameError, CardError) as e:
+        raise PHHError(f"cannot start the hand: {e}") from None
+    dealt, board_seen, started = [0] * n, 0, False
+    for i, a in enumerate(acts):
+        try:
+            if a.verb == "dh" and a.target is not None and a.cards is not None:
+                if started:
+                    raise PHHError("hole cards are dealt after the hand has begun")
+                k = dealt[a.target]
+                dealt[a.target] += len(a.cards)
+                _same(a.cards, hand.holes[a.target][k:k + len(a.cards)], f"p{a.target + 1} has")
+                continue
+            started = started or a.verb != ""
+            if a.verb == "db" and a.cards is not None:
+                need = 3 if board_seen == 0 else 1
+                if board_seen >= 5 or len(a.cards) != need:
+                    raise PHHError(f"this 'd db' line should deal {need} card(s), the "
+                                   f"{STREET_NAMES[min(3, 1 + max(0, board_seen - 2))]}")
+                if len(hand.board) < board_seen + need:
+                    who = f"p{hand.actor + 1} is to act" if hand.actor is not None else "the hand is over"
+                    raise PHHError(f"the board is dealt before the betting is over ({who})")
+                _same(a.cards, hand.board[board_seen:board_seen + need], "the board has")
+                board_seen += need
+            elif a.verb in ("f", "cc", "cbr"):
+                if board_seen < len(hand.board):
+                    raise PHHError(f"no 'd db' line for the {_fmt(hand.board[board_seen:])} the engine dealt")
+                hand.act(a.verb, None if a.amount is None else int(a.amount), a.actor)
+            elif a.verb == "sm":
+                _show_or_muck(hand, a)
+        except IllegalAction as e:
+            turn = f" (p{(hand.actor or 0) + 1} is to act)" if e.code == "not_your_turn" else ""
+            raise ReplayError(i, a.text, f"{e}{turn}", e.code) from None
+        except PHHError as e:
+            raise ReplayError(i, a.text, str(e)) from None
+    if not hand.complete:
+        if hand.phase != SHOWDOWN:
+            raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
+                                        f"is to act on the {STREET_NAMES[hand.street]}")
+        while hand.actor is not None:  # cards speak: show the hands still undecided
+            hand.show(hand.actor)
+    for ev in hand.events:
+        if type(ev) is PotAwarded and ev.value is not None:  # a hand was evaluated
+            for p in ev.eligible:
+                if p not in hand.mucked and filled.intersection(hand.holes[p]):
+                    raise PHHError(f"p{p + 1}'s hole cards are unknown, but the showdown needs them")
+            if filled.intersection(hand.board):
+                raise PHHError("the showdown needs the whole board, but the file does not deal all of it")
+    return hand
+
+
+def _show_or_muck(hand: Hand, a: Action) -> None:
+    p = a.actor if a.actor is not None else -1
+    # shown automatically, or the last hand left after the others mucked (it wins unseen):
+    # a line showing it confirms the cards
+    done = p in hand.shown or (hand.complete and p in hand.reached_showdown and p not in hand.mucked)
+    if done or p in hand.mucked:
+        if (a.cards is None and not a.dash) or p in hand.mucked:
+            how = "mucked" if p in hand.mucked else "shown" if p in hand.shown else "decided (it won unseen)"
+            raise PHHError(f"p{p + 1}'s hand was already {how}")
+    elif a.cards is None and not a.dash:
+        hand.muck(p)
+        return
+    else:
+        hand.verify_show(p)
+    if a.cards is not None:
+        _same(a.cards, hand.holes[p], f"p{p + 1} shows")
+    if not done:
+        hand.show(p)
+
+
+@dataclass
+class ReplayResult:
+    """One hand's replay: ``ok`` compares with the file's finishing_stacks (None: no record,
+    or an unsupported hand); ``error`` says why the hand did not replay."""
+
+    path: str
+    hand: int | None
+    variant: str | None
+    finishing_stacks: list[int] | None
+    expected: list[Chips] | None
+    ok: bool | None
+    error: str | None = None
+    note: str | None = None
+    unsupported: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        keys = ("path", "hand", "variant", "finishing_stacks", "expected", "ok", "error", "note")
+        return {k: getattr(self, k) for k in keys}
+
+
+def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayResult:
+    """Replay ``hh`` and compare our final stacks with its ``finishing_stacks``."""
+    expected = hh.finishing_stacks
+    try:
+        ours = list(replay(hh).stacks)
+    except UnsupportedError as e:
+        return ReplayResult(path, index, hh.variant, None, expected, None, str(e), unsupported=True)
+    except PHHError as e:
+        return ReplayResult(path, index, hh.variant, None, expected, False, str(e))
+    if expected is None or all(isinstance(x, int) for x in expected):
+        ok = None if expected is None else ours == expected
+        return ReplayResult(path, index, hh.variant, ours, expected, ok)
+    diffs = [o - x for o, x in zip(ours, expected, strict=True)]
+    ok = sum(ours) == sum(expected) and all(abs(d) <= 0.5 for d in diffs)
+    gets = ", ".join(f"p{p + 1}" for p, d in enumerate(diffs) if d > 0)
+    note = (f"recorded in half chips: a split pot's odd chip, which whole-chip play gives to {gets} "
+            "(the first winner left of the button)") if ok else None
+    return ReplayResult(path, index, hh.variant, ours, expected, ok, note=note)
+
+
+def replay_paths(paths: Iterable[str | Path]) -> Iterator[ReplayResult]:
+    """Replay every hand of the given .phh/.phhs files and folders (recursively, sorted)."""
+    for top in map(Path, paths):
+        if not top.exists():
+            yield ReplayResult(str(top), None, None, None, None, False, "no such file or directory")
+            continue
+        files = [top]
+        if top.is_dir():
+            files = sorted(p for p in top.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+        for file in files:
+            try:
+                items = _read(file)
+            except PHHError as e:
+                items = [(None, e)]
+            for index, hh in items:
+                if isinstance(hh, PHHError):
+                    yield ReplayResult(str(file), index, None, None, None, False, str(hh))
+                else:
+                    yield verify(hh, str(file), index)
