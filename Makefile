@@ -6,7 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+# The hot core modules are compiled with mypyc (setup.py) from the same source; the
+# install is redone when they change. POKERROOM_PURE=1 builds and runs pure Python.
+COMPILED_SRC := $(addprefix src/pokerroom/core/,evaluator.py pots.py hand.py phh.py)
+
+$(STAMP): pyproject.toml setup.py $(COMPILED_SRC)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
@@ -19,7 +23,10 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict src/pokerroom/core
 
 test: lint
+	$(BIN)/python -c 'import pokerroom.core as c; print("core modules:", c.MODE)'
 	$(BIN)/python -m pytest -q -n 2
+	POKERROOM_PURE=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider src README.md \
+		tests/core/test_rules_holdem.py tests/core/test_cases_holdem.py tests/core/test_phh.py
 
 bench: $(STAMP)
 	$(BIN)/pokerroom bench engine

@@ -65,12 +65,12 @@ def test_replay_mismatch_error_and_missing_path_exit_1(
     assert code == 1 and lines[0].startswith("ERROR") and "bad TOML" in lines[0]
 
 
-def test_replay_unsupported_is_reported_but_does_not_fail(tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_unsupported_is_reported_as_an_error(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     omaha = write_hand(tmp_path / "omaha.phh", None, variant="PO")
     unrecorded = write_hand(tmp_path / "unrecorded.phh", None)
     code, lines = run(capsys, "replay", str(tmp_path))
-    assert code == 0
+    assert code == 1
     assert lines[0] == f"unsupported  {omaha}: unsupported variant 'PO' (pot-limit Omaha)"
     assert lines[1].startswith(f"replayed     {unrecorded} NT: no finishing_stacks recorded")
     assert lines[-1] == "hands: 2, ok: 0, mismatched: 0, errors: 0, unsupported: 1, no record: 1"

@@ -2,13 +2,15 @@
 
 - ``pokerroom replay [--json] PATH...``: replay PHH hands (.phh/.phhs files, folders
   recursively) and compare with their recorded finishing stacks. Exit status 1 when a
-  hand errs or mismatches; unsupported variants are reported but do not fail the run.
+  hand errs or mismatches; a variant or feature we do not support is such an error,
+  reported as "unsupported" with its name.
+- ``pokerroom bench engine [--json] [--hands N] [--repeats R]``: this engine against
+  PokerKit on the same work in one run (PokerKit is a dev extra).
 - ``pokerroom simulate [--hands N] [--players K] [--game NL|PL|FL] [--stakes 1/2]
   [--stack S] [--seed X] [--show]``: random legal play from seeded decks; checks that
   chips are conserved.
 
-Subcommands register themselves in ``COMMANDS`` (name -> function adding its parser);
-more (such as ``bench``) can be added there.
+Subcommands register themselves in ``COMMANDS`` (name -> function adding its parser).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "replay", help="replay PHH hand histories and check their finishing stacks",
         description="Replay .phh/.phhs files (folders recursively) with the engine and compare "
         "the final stacks with the recorded finishing_stacks. Exit status 1 if a hand errs or "
-        "mismatches (unsupported variants are reported, not failed).",
+        "mismatches; an unsupported variant or feature counts as an error.",
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .phh or .phhs file, or a folder")
     p.add_argument("--json", action="store_true", help="one JSON object per line per hand")
@@ -92,7 +94,42 @@ def _replay(args: argparse.Namespace) -> int:
             f"errors: {counts['errors']}, unsupported: {counts['unsupported']}"
             + (f", no record: {counts['unchecked']}" if counts["unchecked"] else "")
         )
-    return 1 if counts["errors"] or counts["mismatched"] else 0
+    return 1 if counts["errors"] or counts["mismatched"] or counts["unsupported"] else 0
+
+
+# ---------------------------------------------------------------------------- bench
+
+
+def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "bench", help="benchmarks against the rivals, on the same work in the same run",
+        description="engine: replay the Pluribus PHH hands and simulate 6-max no-limit hands with "
+        "random legal actions, with this engine and with PokerKit 0.7.7; prints hands/s and ratios "
+        "(medians of several runs).",
+    )
+    p.add_argument("target", choices=["engine"], help="what to measure")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--hands", type=_int_in(1), default=1000, help="hands to simulate (default 1000)")
+    p.add_argument("--repeats", type=_int_in(1), default=3, help="runs per measurement (default 3)")
+    p.add_argument("--phh", default=None, help="folder of PHH hands to replay (default: Pluribus)")
+    p.set_defaults(func=_bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pokerroom.bench import engine
+
+    folder = Path(args.phh) if args.phh else engine.DEFAULT_PHH
+    if not folder.is_dir():
+        print(f"pokerroom bench: no PHH folder at {folder}", file=sys.stderr)
+        return 2
+    try:
+        engine.run(folder, sim_hands=args.hands, repeats=args.repeats, as_json=args.json)
+    except RuntimeError as e:  # PokerKit missing, or the folder holds no hands
+        print(f"pokerroom bench: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -230,6 +267,7 @@ def describe_events(events: Sequence[Event]) -> list[str]:
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
     "replay": _add_replay,
     "simulate": _add_simulate,
+    "bench": _add_bench,
 }
 
 

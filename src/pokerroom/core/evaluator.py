@@ -40,7 +40,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from typing import Final
+from typing import Final, cast
 
 from pokerroom.core.cards import RANK_NAMES, Card, CardError, format_cards, parse_cards
 
@@ -159,9 +159,9 @@ def _checked(cards: str | Iterable[str | int]) -> tuple[Card, ...]:
     return hand
 
 
-def category(value: int) -> int:
+def category(value: object) -> int:
     """0 = high card ... 8 = straight flush (index into ``CATEGORY_NAMES``)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VALUE:
+    if type(value) is not int or not 1 <= value <= MAX_VALUE:
         raise EvaluatorError(f"bad hand value {value!r}: expected an int 1..{MAX_VALUE}")
     return bisect_right(_CATEGORY_FIRST, value) - 1
 
@@ -171,9 +171,10 @@ def _plural(rank: int) -> str:
     return name + ("es" if name.endswith("x") else "s")
 
 
-def describe(value: int) -> str:
+def describe(value: object) -> str:
     """English name of a hand value: 'Full house, kings full of sevens', 'Royal flush'."""
     cat = category(value)
+    value = cast(int, value)
     if value == MAX_VALUE:
         return "Royal flush"
     if not _CLASSES:

