@@ -21,7 +21,7 @@ if os.environ.get("POKERROOM_PURE", "") in ("", "0"):
         ext_modules = mypycify(
             [f"src/pokerroom/core/{name}.py" for name in COMPILED], opt_level="3", debug_level="0"
         )
-    except Exception as error:  # no mypyc, no compiler: the pure package works the same
+    except (Exception, SystemExit) as error:  # no mypyc, no compiler: the pure package works the same
         print(f"pokerroom: building without compiled modules ({error})", file=sys.stderr)
 
 setup(ext_modules=ext_modules)

@@ -99,6 +99,9 @@ def test_chips_conserved_no_negative_stack_someone_can_act(hand: Hand, data: st.
     assert sum(hand.stacks) == total
     assert min(hand.stacks) >= 0
     assert sum(hand.result().net) == 0
+    for event in hand.events:  # the engine builds events with tuple.__new__: exact fields
+        assert len(event) == len(type(event)._fields), event
+        assert all(getattr(event, f) is event[k] for k, f in enumerate(type(event)._fields))
 
 
 @settings(max_examples=300, deadline=None)

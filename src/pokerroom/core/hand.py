@@ -41,6 +41,11 @@ from pokerroom.core.events import (
 from pokerroom.core.pots import Pot, build_pots, split, uncalled
 from pokerroom.core.structures import Game, GameError, Structure
 
+# Events are named tuples; their generated constructor is Python code, so the hot paths
+# build them with tuple.__new__ directly, fields in declaration order (a test checks that
+# every event has exactly its fields).
+_NEW = tuple.__new__
+
 BETTING, SHOWDOWN, COMPLETE = "betting", "showdown", "complete"
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 _BOARD_COUNTS = (0, 3, 1, 1)
@@ -100,11 +105,12 @@ class Hand:
             blinds = [game.big_blind, game.small_blind] if n == 2 else (
                 [game.small_blind, game.big_blind] + [0] * (n - 2)
             )
-        if dead_blinds is None:
-            dead_blinds = [0] * n
         _check_chips("antes", antes, n, 0)
         _check_chips("blinds", blinds, n, 0)
-        _check_chips("dead_blinds", dead_blinds, n, 0)
+        if dead_blinds is None:
+            dead_blinds = [0] * n
+        else:
+            _check_chips("dead_blinds", dead_blinds, n, 0)
         if big_blind_position is None:
             big_blind_position = _big_blind_position(blinds)
         elif not 0 <= big_blind_position < n:
@@ -156,13 +162,13 @@ class Hand:
                     self.collected[i] += amount
                 else:
                     self.dead += amount
-                ev.append(Posted(i, "ante", amount, stacks[i] == 0))
+                ev.append(_NEW(Posted, (i, "ante", amount, stacks[i] == 0)))
         for i, d in enumerate(dead_blinds):
             if d and stacks[i]:
                 amount = min(d, stacks[i])
                 stacks[i] -= amount
                 self.dead += amount
-                ev.append(Posted(i, "dead", amount, stacks[i] == 0))
+                ev.append(_NEW(Posted, (i, "dead", amount, stacks[i] == 0)))
         bb = self.big_blind_position
         sb = (bb - 1) % self.n if self.n > 2 else 1 - bb
         live_posted = 0
@@ -173,7 +179,7 @@ class Hand:
                 self.bets[i] = amount
                 live_posted += amount
                 kind = "big_blind" if i == bb else "small_blind" if i == sb else "blind"
-                ev.append(Posted(i, kind, amount, stacks[i] == 0))
+                ev.append(_NEW(Posted, (i, kind, amount, stacks[i] == 0)))
         g = self.game
         # Pot limit: short or missing blinds count as if full preflop (TDA 54-B/C, case 20).
         self._phantom = max(0, g.small_blind + g.big_blind - live_posted) if any(blinds) else 0
@@ -182,7 +188,7 @@ class Hand:
         # one card at a time, starting with the small blind (H1)
         deck, n = self.deck, self.n
         self.holes = [[deck[i], deck[n + i]] for i in range(n)]
-        self.events.extend([HoleDealt(i % n, deck[i]) for i in range(2 * n)])
+        self.events.extend([_NEW(HoleDealt, (i % n, deck[i], False)) for i in range(2 * n)])
         self._pos = 2 * n
 
     def _start_round(self, preflop: bool = False) -> None:
@@ -257,11 +263,11 @@ class Hand:
         if amount:
             bets[who] -= amount
             stacks[who] += amount
-            ev.append(UncalledReturned(who, amount))
+            ev.append(_NEW(UncalledReturned, (who, amount)))
         for i in range(self.n):
             collected[i] += bets[i]
             bets[i] = 0
-        ev.append(StreetEnded(self.street, sum(collected) + self.dead))
+        ev.append(_NEW(StreetEnded, (self.street, sum(collected) + self.dead)))
         live = [i for i in range(self.n) if not self.folded[i]]
         if len(live) == 1:
             self._award_uncontested(live[0])
@@ -280,7 +286,7 @@ class Hand:
         cards = self.deck[start : start + count]
         self._pos = start + count
         self.board.extend(cards)
-        self.events.append(BoardDealt(self.street, cards))
+        self.events.append(_NEW(BoardDealt, (self.street, cards)))
 
     # ------------------------------------------------------------------ showdown
 
@@ -324,7 +330,7 @@ class Hand:
 
     def _show(self, p: int, forced: bool) -> None:
         self.shown.add(p)
-        self.events.append(Shown(p, tuple(self.holes[p]), forced))
+        self.events.append(_NEW(Shown, (p, tuple(self.holes[p]), forced)))
 
     def _value(self, p: int) -> int:
         v = self._values.get(p)
@@ -348,14 +354,14 @@ class Hand:
             for p, s in zip(winners, shares, strict=True):
                 stacks[p] += s
                 self.winnings[p] += s
-            ev.append(PotAwarded(index, pot.amount, pot.eligible, winners, shares, value))
+            ev.append(_NEW(PotAwarded, (index, pot.amount, pot.eligible, winners, shares, value)))
         self._finish()
 
     def _award_uncontested(self, p: int) -> None:
         amount = sum(self.collected) + self.dead
         self.stacks[p] += amount
         self.winnings[p] += amount
-        self.events.append(PotAwarded(0, amount, (p,), (p,), (amount,), None))
+        self.events.append(_NEW(PotAwarded, (0, amount, (p,), (p,), (amount,), None)))
         self._finish()
 
     def _finish(self) -> None:
@@ -530,7 +536,7 @@ class Hand:
         self.folded[p] = True
         self._live -= 1
         self._active -= 1
-        self.events.append(Acted(p, "fold", 0, self.bets[p], False))
+        self.events.append(_NEW(Acted, (p, "fold", 0, self.bets[p], False)))
         self._after_action(p)
         return tuple(self.events[mark:])
 
@@ -539,7 +545,7 @@ class Hand:
         mark = len(self.events)
         owe = self.level - self.bets[p]
         if owe <= 0:
-            self.events.append(Acted(p, "check", 0, self.bets[p], False))
+            self.events.append(_NEW(Acted, (p, "check", 0, self.bets[p], False)))
         else:
             stack = self.stacks[p]
             amount = owe if owe < stack else stack
@@ -547,7 +553,7 @@ class Hand:
             if amount == stack:
                 self._active -= 1
             self.bets[p] += amount
-            self.events.append(Acted(p, "call", amount, self.bets[p], amount == stack))
+            self.events.append(_NEW(Acted, (p, "call", amount, self.bets[p], amount == stack)))
         self.acted[p] = self.level
         self._after_action(p)
         return tuple(self.events[mark:])
@@ -577,7 +583,7 @@ class Hand:
         self.level = amount
         self.acted[p] = amount
         self.aggressor = p
-        self.events.append(Acted(p, "bet" if level == 0 else "raise", added, amount, all_in))
+        self.events.append(_NEW(Acted, (p, "bet" if level == 0 else "raise", added, amount, all_in)))
         self._after_action(p)
         return tuple(self.events[mark:])
 
@@ -592,7 +598,7 @@ class Hand:
         p = self.verify_muck(player)
         mark = len(self.events)
         self.mucked.add(p)
-        self.events.append(Mucked(p, tuple(self.holes[p])))
+        self.events.append(_NEW(Mucked, (p, tuple(self.holes[p]))))
         self._showdown_next()
         return tuple(self.events[mark:])
 

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, overload
+from typing import Any, Literal, NamedTuple, cast, overload
 
 from pokerroom.core.cards import FULL_DECK, Card, CardError
 from pokerroom.core.events import PotAwarded
@@ -127,14 +127,29 @@ _CARD_TEXT: dict[str, Card | None] = {str(c): c for c in FULL_DECK} | {"??": Non
 
 def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
     """Cards written the usual way ('AsKd', '??'), or None to leave it to the full parser."""
-    if len(word) % 2:
-        return None
+    size = len(word)
     get = _CARD_TEXT.get
-    cards = tuple(get(word[k:k + 2], _NOT_A_CARD) for k in range(0, len(word), 2))
+    if size == 4:  # the common cases first, without a loop
+        cards: tuple[Card | None, ...] = (get(word[:2], _NOT_A_CARD), get(word[2:], _NOT_A_CARD))
+    elif size == 2:
+        cards = (get(word, _NOT_A_CARD),)
+    elif size % 2:
+        return None
+    else:
+        cards = tuple([get(word[k:k + 2], _NOT_A_CARD) for k in range(0, size, 2)])
     return None if _NOT_A_CARD in cards else cards
 
 
 _NOT_A_CARD: Any = object()
+_NEW = tuple.__new__
+
+
+def _action(
+    text: str, actor: int | None, verb: str, target: int | None = None,
+    cards: tuple[Card | None, ...] | None = None, amount: int | None = None,
+) -> Action:
+    """An Action made at C speed (the named tuple's own constructor is Python code)."""
+    return _NEW(Action, (text, actor, verb, target, cards, amount, False, None))
 
 
 def _quick_action(text: str) -> Action | None:
@@ -144,31 +159,40 @@ def _quick_action(text: str) -> Action | None:
     if count == 2:
         p = _ACTORS.get(words[0])
         if p is not None and words[1] in ("f", "cc"):
-            return Action(text, p, words[1])
+            return _action(text, p, words[1])
     elif count == 3:
         first, verb, arg = words
         if first == "d":
             if verb == "db":
                 cards = _quick_cards(arg)
-                return None if cards is None else Action(text, None, verb, None, cards)
+                return None if cards is None else _action(text, None, verb, None, cards)
             return None
         p = _ACTORS.get(first)
         if p is None:
             return None
         if verb == "cbr" and arg.isascii() and arg.isdigit() and arg[0] != "0":
-            return Action(text, p, verb, amount=int(arg))
+            return _action(text, p, verb, amount=int(arg))
         if verb == "sm" and arg != "-":
             cards = _quick_cards(arg)
-            return None if cards is None else Action(text, p, verb, cards=cards)
+            return None if cards is None else _action(text, p, verb, cards=cards)
     elif count == 4 and words[0] == "d" and words[1] == "dh":
         target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
         if target is not None and cards is not None:
-            return Action(text, None, "dh", target, cards)
+            return _action(text, None, "dh", target, cards)
     return None
+
+
+# The most frequent lines by far: immutable, so one shared Action each.
+_COMMON: dict[str, Action] = {
+    f"p{i} {verb}": _action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")
+}
 
 
 def parse_action(text: str) -> Action:
     """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    common = _COMMON.get(text)
+    if common is not None:
+        return common
     if "#" not in text:
         quick = _quick_action(text)
         if quick is not None:
@@ -377,11 +401,14 @@ def game_of(hh: HandHistory) -> Game:
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
         raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
-    blinds = [_whole("blinds_or_straddles", b) for b in hh.blinds_or_straddles or ()]
-    if any(b for b in blinds[2:]):
+    for name in ("blinds_or_straddles", "starting_stacks", "antes"):
+        values = getattr(hh, name) or ()
+        if not _INT_ONLY.issuperset(map(type, values)):
+            for v in values:
+                _whole(name, v)
+    blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
+    if any(blinds[2:]):
         raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds})")
-    for name, v in [(k, v) for k in ("starting_stacks", "antes") for v in getattr(hh, k)]:
-        _whole(name, v)
     antes = {a for a in hh.antes if a}
     ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
     if len(blinds) < 2:
@@ -391,6 +418,9 @@ def game_of(hh: HandHistory) -> Game:
     else:
         sizes = (0, 0, _whole("min_bet", hh.min_bet))
     return _game(structure, blinds[0], blinds[1], ante, *sizes)
+
+
+_INT_ONLY = frozenset((int,))
 
 
 @lru_cache(maxsize=256)
@@ -409,50 +439,58 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
     seen: dict[Card, int] = {}
-
-    def note(i: int, a: Action, c: Card) -> None:
-        if c in seen:
-            raise PHHError(f"actions[{i}] {a.text!r}: card {c} appears twice (also actions[{seen[c]}])")
-        seen[c] = i
-
+    unknown = False
     for i, a in enumerate(acts):
-        if a.verb in ("sd", "pb"):
-            what = "draws ('sd')" if a.verb == "sd" else "bring-ins ('pb') in hold'em"
-            raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: {what}")
-        if a.amount is not None:
+        verb = a.verb
+        if verb == "dh" or verb == "db":
+            cards = a.cards
+            if cards is None:
+                continue
+            for c in cards:
+                if c is None:
+                    unknown = True
+                elif c in seen:
+                    raise _twice(i, a, c, seen[c])
+                else:
+                    seen[c] = i
+            (board if a.target is None else holes[a.target]).extend(cards)
+        elif verb == "cbr":
             _whole(f"actions[{i}] {a.text!r}", a.amount)
-        if a.verb in ("dh", "db") and a.cards is not None:
-            for c in a.cards:
-                if c is not None:
-                    note(i, a, c)
-            (board if a.target is None else holes[a.target]).extend(a.cards)
-    for p, cards in enumerate(holes):
-        if len(cards) != 2:
-            raise PHHError(f"p{p + 1} is dealt {len(cards)} hole cards: hold'em needs 2")
+        elif verb == "sd" or verb == "pb":
+            what = "draws ('sd')" if verb == "sd" else "bring-ins ('pb') in hold'em"
+            raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: {what}")
+    for p, dealt_to in enumerate(holes):
+        if len(dealt_to) != 2:
+            raise PHHError(f"p{p + 1} is dealt {len(dealt_to)} hole cards: hold'em needs 2")
     if len(board) > 5:
         raise PHHError(f"the file deals {len(board)} board cards: hold'em has 5")
-    for i, a in enumerate(acts):  # a hand shown at the showdown reveals unknown hole cards
-        if a.verb == "sm" and a.cards and a.actor is not None:
-            dealt = holes[a.actor]
-            for c in a.cards:
-                if c is not None and c not in dealt and None in dealt:
-                    note(i, a, c)
-                    dealt[dealt.index(None)] = c
-    spare = iter([c for c in FULL_DECK if c not in seen])
+    if unknown:  # a hand shown at the showdown reveals unknown hole cards
+        for i, a in enumerate(acts):
+            if a.verb == "sm" and a.cards and a.actor is not None:
+                dealt = holes[a.actor]
+                for c in a.cards:
+                    if c is not None and c not in dealt and None in dealt:
+                        if c in seen:
+                            raise _twice(i, a, c, seen[c])
+                        seen[c] = i
+                        dealt[dealt.index(None)] = c
+    spare = (c for c in FULL_DECK if c not in seen)  # burns and unknown cards, taken lazily
     filled: set[Card] = set()
-
-    def fill(c: Card | None) -> Card:
+    board += [None] * (5 - len(board))
+    deck: list[Card] = []
+    order = [holes[p][k] for k in range(2) for p in range(n)]
+    for c in [*order, None, *board[:3], None, board[3], None, board[4]]:
         if c is None:
             c = next(spare)
             filled.add(c)
-        return c
-
-    deck = [fill(holes[p][k]) for k in range(2) for p in range(n)]
-    board += [None] * (5 - len(board))
-    for chunk in (board[:3], board[3:4], board[4:]):
-        deck.append(next(spare))  # the burn
-        deck.extend(fill(c) for c in chunk)
+        deck.append(c)
+    for burn in (2 * n, 2 * n + 4, 2 * n + 6):  # burns are not unknown cards a showdown needs
+        filled.discard(deck[burn])
     return deck, filled
+
+
+def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
+    return PHHError(f"actions[{i}] {a.text!r}: card {c} appears twice (also actions[{first}])")
 
 
 def _fmt(cards: Iterable[Card | None]) -> str:
@@ -471,39 +509,53 @@ def replay(hh: HandHistory) -> Hand:
     acts = [parse_action(a) for a in hh.actions]
     deck, filled = _build_deck(acts, n)
     order = slice(None, None, -1 if n == 2 else 1)  # heads-up: forced bets reversed, p1 is the big blind
-    antes = [int(x) for x in hh.antes][order]
-    blinds = [int(x) for x in hh.blinds_or_straddles or [0] * n][order]
+    antes = cast("list[int]", hh.antes)[order]  # game_of checked that these are whole chips
+    blinds = cast("list[int]", hh.blinds_or_straddles)[order]
     try:
-        hand = Hand(game, [int(s) for s in hh.starting_stacks], deck, antes=antes, blinds=blinds,
+        hand = Hand(game, cast("list[int]", hh.starting_stacks), deck, antes=antes, blinds=blinds,
                     big_blind_position=0 if n == 2 else 1)
     except (GameError, CardError) as e:
         raise PHHError(f"cannot start the hand: {e}") from None
     dealt, board_seen, started = [0] * n, 0, False
+    holes, board = hand.holes, hand.board
+    fold, check_call, bet_raise = hand.fold, hand.check_call, hand.bet_raise
     for i, a in enumerate(acts):
+        verb = a.verb
         try:
-            if a.verb == "dh" and a.target is not None and a.cards is not None:
+            if verb == "f" or verb == "cc" or verb == "cbr":
+                if board_seen < len(board):
+                    raise PHHError(f"no 'd db' line for the {_fmt(board[board_seen:])} the engine dealt")
+                started = True
+                if verb == "f":
+                    fold(a.actor)
+                elif verb == "cc":
+                    check_call(a.actor)
+                else:
+                    bet_raise(a.amount, a.actor)
+            elif verb == "dh":
+                target, cards = a.target, a.cards
                 if started:
                     raise PHHError("hole cards are dealt after the hand has begun")
-                k = dealt[a.target]
-                dealt[a.target] += len(a.cards)
-                _same(a.cards, hand.holes[a.target][k:k + len(a.cards)], f"p{a.target + 1} has")
-                continue
-            started = started or a.verb != ""
-            if a.verb == "db" and a.cards is not None:
+                assert target is not None and cards is not None
+                k = dealt[target]
+                dealt[target] = k + len(cards)
+                if cards != tuple(holes[target][k:k + len(cards)]):
+                    _same(cards, holes[target][k:k + len(cards)], f"p{target + 1} has")
+            elif verb == "db":
+                started = True
+                cards = a.cards
+                assert cards is not None
                 need = 3 if board_seen == 0 else 1
-                if board_seen >= 5 or len(a.cards) != need:
+                if board_seen >= 5 or len(cards) != need:
                     raise PHHError(f"this 'd db' line should deal {need} card(s), the "
                                    f"{STREET_NAMES[min(3, 1 + max(0, board_seen - 2))]}")
-                if len(hand.board) < board_seen + need:
+                if len(board) < board_seen + need:
                     who = f"p{hand.actor + 1} is to act" if hand.actor is not None else "the hand is over"
                     raise PHHError(f"the board is dealt before the betting is over ({who})")
-                _same(a.cards, hand.board[board_seen:board_seen + need], "the board has")
+                _same(cards, board[board_seen:board_seen + need], "the board has")
                 board_seen += need
-            elif a.verb in ("f", "cc", "cbr"):
-                if board_seen < len(hand.board):
-                    raise PHHError(f"no 'd db' line for the {_fmt(hand.board[board_seen:])} the engine dealt")
-                hand.act(a.verb, None if a.amount is None else int(a.amount), a.actor)
-            elif a.verb == "sm":
+            elif verb == "sm":
+                started = True
                 _show_or_muck(hand, a)
         except IllegalAction as illegal:
             turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
@@ -516,7 +568,7 @@ def replay(hh: HandHistory) -> Hand:
                                         f"is to act on the {STREET_NAMES[hand.street]}")
         while hand.actor is not None:  # cards speak: show the hands still undecided
             hand.show(hand.actor)
-    for ev in hand.events:
+    for ev in hand.events if filled and hand.reached_showdown else ():
         if type(ev) is PotAwarded and ev.value is not None:  # a hand was evaluated
             for p in ev.eligible:
                 if p not in hand.mucked and filled.intersection(hand.holes[p]):
