@@ -99,7 +99,9 @@ def run(
     if len(ours_hh) != len(pk_hh) or not ours_hh:
         raise RuntimeError(f"the engines loaded {len(ours_hh)} and {len(pk_hh)} hands from {phh_folder}")
 
-    report: dict[str, Any] = {"python": _python(), "repeats": repeats}
+    from pokerroom.core import MODE
+
+    report: dict[str, Any] = {"python": _python(), "core": MODE, "repeats": repeats}
     t_ours, r_ours = _time(lambda: replay_ours(ours_hh), repeats)
     t_pk, r_pk = _time(lambda: pk.replay_all(pk_hh), repeats)
     same = sum(list(a) == [int(x) for x in b] for a, b in zip(r_ours, r_pk, strict=True))
@@ -143,4 +145,4 @@ def _print(report: dict[str, Any]) -> None:
             f"pokerkit {f['pokerkit_hands_per_s']:>7,}/s   ratio {f['ratio']:>5}x"
         )
     print(f"  replay: {report['replay']['same_stacks']} of {report['replay']['hands']} hands end on the "
-          "same stacks in both engines (the rest: half-chip splits, D5)")
+          f"same stacks in both engines; core modules {report['core']}")

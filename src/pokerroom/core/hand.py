@@ -98,7 +98,7 @@ class Hand:
         _check_chips("stacks", stacks, n, 1)
         self.game = game
         self.n = n
-        self.deck: tuple[Card, ...] = check_deck(deck, 2 * n + 8)
+        self.deck: tuple[Card, ...] = _checked_deck(deck, 2 * n + 8)
         if antes is None:
             antes = [game.ante] * n
         if blinds is None:
@@ -152,9 +152,9 @@ class Hand:
     ) -> None:
         ev = self.events
         stacks = self.stacks
-        posted_antes = [a for a in antes if a]
+        posted_antes = [a for a in antes if a] if any(antes) else []
         uniform = len(posted_antes) == self.n and len(set(posted_antes)) == 1
-        for i, a in enumerate(antes):
+        for i, a in enumerate(antes if posted_antes else ()):
             if a:
                 amount = min(a, stacks[i])
                 stacks[i] -= amount
@@ -163,7 +163,7 @@ class Hand:
                 else:
                     self.dead += amount
                 ev.append(_NEW(Posted, (i, "ante", amount, stacks[i] == 0)))
-        for i, d in enumerate(dead_blinds):
+        for i, d in enumerate(dead_blinds if any(dead_blinds) else ()):
             if d and stacks[i]:
                 amount = min(d, stacks[i])
                 stacks[i] -= amount
@@ -268,11 +268,15 @@ class Hand:
             collected[i] += bets[i]
             bets[i] = 0
         ev.append(_NEW(StreetEnded, (self.street, sum(collected) + self.dead)))
-        live = [i for i in range(self.n) if not self.folded[i]]
-        if len(live) == 1:
-            self._award_uncontested(live[0])
+        if self._live == 1:
+            self._award_uncontested(self.folded.index(False))
             return
-        able = self._active = sum(1 for i in live if stacks[i])  # uncalled chips may come back
+        folded = self.folded
+        able = 0  # uncalled chips may have come back to an all-in player
+        for i in range(self.n):
+            if stacks[i] and not folded[i]:
+                able += 1
+        self._active = able
         if self.street < 3 and able >= 2:
             self.street += 1
             self._deal_board()
@@ -658,6 +662,15 @@ def _can(verify: object, player: object) -> bool:
 
 
 _INT = frozenset((int,))
+_CARD_TYPE = frozenset((Card,))
+
+
+def _checked_deck(deck: Sequence[int], need: int) -> tuple[Card, ...]:
+    """The deck as Cards, checked; a deck of distinct Card objects passes as it is."""
+    cards = tuple(deck)
+    if len(cards) >= need and _CARD_TYPE.issuperset(map(type, cards)) and len(set(cards)) == len(cards):
+        return cast("tuple[Card, ...]", cards)
+    return check_deck(deck, need)  # converts ints and strings, or says what is wrong
 
 
 def _check_chips(name: str, values: Sequence[int], n: int, least: int) -> None:

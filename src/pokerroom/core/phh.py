@@ -156,10 +156,11 @@ def _quick_action(text: str) -> Action | None:
     """The common lines without commentary, parsed fast; None for anything else."""
     words = text.split()
     count = len(words)
-    if count == 2:
-        p = _ACTORS.get(words[0])
-        if p is not None and words[1] in ("f", "cc"):
-            return _action(text, p, words[1])
+    if count == 4:
+        if words[0] == "d" and words[1] == "dh":
+            target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
+            if target is not None and cards is not None:
+                return _action(text, None, "dh", target, cards)
     elif count == 3:
         first, verb, arg = words
         if first == "d":
@@ -175,10 +176,6 @@ def _quick_action(text: str) -> Action | None:
         if verb == "sm" and arg != "-":
             cards = _quick_cards(arg)
             return None if cards is None else _action(text, p, verb, cards=cards)
-    elif count == 4 and words[0] == "d" and words[1] == "dh":
-        target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
-        if target is not None and cards is not None:
-            return _action(text, None, "dh", target, cards)
     return None
 
 
@@ -474,18 +471,22 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
                             raise _twice(i, a, c, seen[c])
                         seen[c] = i
                         dealt[dealt.index(None)] = c
-    spare = (c for c in FULL_DECK if c not in seen)  # burns and unknown cards, taken lazily
-    filled: set[Card] = set()
-    board += [None] * (5 - len(board))
+    # burns, unknown cards and undealt board cards: the first cards the file does not use
     deck: list[Card] = []
-    order = [holes[p][k] for k in range(2) for p in range(n)]
+    filled: set[Card] = set()
+    k = 0
+    burns = (2 * n, 2 * n + 4, 2 * n + 6)
+    board += [None] * (5 - len(board))
+    order = [holes[p][r] for r in range(2) for p in range(n)]
     for c in [*order, None, *board[:3], None, board[3], None, board[4]]:
         if c is None:
-            c = next(spare)
-            filled.add(c)
+            while FULL_DECK[k] in seen:
+                k += 1
+            c = FULL_DECK[k]
+            k += 1
+            if len(deck) not in burns:
+                filled.add(c)
         deck.append(c)
-    for burn in (2 * n, 2 * n + 4, 2 * n + 6):  # burns are not unknown cards a showdown needs
-        filled.discard(deck[burn])
     return deck, filled
 
 
