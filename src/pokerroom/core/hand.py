@@ -98,6 +98,12 @@ class Hand:
         _check_chips("stacks", stacks, n, 1)
         self.game = game
         self.n = n
+        # the game's rules as plain values, read on every action
+        self._fixed = game.structure is Structure.FIXED_LIMIT
+        self._pot_limit = game.structure is Structure.POT_LIMIT
+        self._min_bet = game.min_bet
+        self._cap = game.cap or 4
+        self._uncapped_heads_up = game.heads_up_uncapped
         self.deck: tuple[Card, ...] = _checked_deck(deck, 2 * n + 8)
         if antes is None:
             antes = [game.ante] * n
@@ -210,7 +216,7 @@ class Hand:
             self.last_full_level = 0
             self.bets_count = 0
             start = 0
-        self.bet_size = g.bet_size(self.street) if g.structure.fixed else g.min_bet
+        self.bet_size = g.bet_size(self.street) if self._fixed else self._min_bet
         self.actor = self._next_actor(start)
         if self.actor is None:
             self._end_round()
@@ -401,12 +407,10 @@ class Hand:
         all_in_to = bets[p] + stacks[p]
         if all_in_to <= level or not self._others_can_respond(p):
             return None
-        g = self.game
-        structure = g.structure
         acted = self.acted[p]
-        if structure is Structure.FIXED_LIMIT:
-            if self.bets_count >= (g.cap or 4) and not (
-                g.heads_up_uncapped and self._live == 2
+        if self._fixed:
+            if self.bets_count >= self._cap and not (
+                self._uncapped_heads_up and self._live == 2
             ):
                 return None
             if acted is not None and acted >= self.last_full_level:
@@ -414,11 +418,11 @@ class Hand:
             to = self.last_full_level + self.bet_size
             to = to if to < all_in_to else all_in_to
             return to, to
-        full = self.last_full_raise if self.last_full_raise > g.min_bet else g.min_bet
+        full = self.last_full_raise if self.last_full_raise > self._min_bet else self._min_bet
         if acted is not None and level - acted < full:
             return None  # D2/TDA 47: not facing a full raise since acting
         low = level + full
-        if structure is Structure.POT_LIMIT:
+        if self._pot_limit:
             pot = self.pot + (level - bets[p])
             if self.street == 0:
                 pot += self._phantom
@@ -574,13 +578,13 @@ class Hand:
         all_in = self.stacks[p] == 0
         if all_in:
             self._active -= 1
-        if self.game.structure is Structure.FIXED_LIMIT:
+        if self._fixed:
             # a completion, or an all-in of at least half a bet, counts as a full bet (D2)
             if amount >= self.last_full_level + self.bet_size or 2 * increment >= self.bet_size:
                 self.bets_count += 1
                 self.last_full_level = amount
         else:
-            full = self.last_full_raise if self.last_full_raise > self.game.min_bet else self.game.min_bet
+            full = self.last_full_raise if self.last_full_raise > self._min_bet else self._min_bet
             if increment >= full:
                 self.last_full_raise = increment
                 self.last_full_level = amount
