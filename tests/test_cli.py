@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pokerroom.bench.data import shared_phh
 from pokerroom.cli import main
 from pokerroom.core.cards import seeded_deck
 from pokerroom.core.hand import Legal
@@ -18,7 +19,7 @@ from pokerroom.core.phh import HandHistory, dumps
 from pokerroom.core.structures import Game
 from pokerroom.sim import play_random_hand, random_action
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "phh"
+DATA = shared_phh()
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the shared PHH hands are not in {DATA}")
 KEYS = ["path", "hand", "variant", "finishing_stacks", "expected", "ok", "error", "note"]
 

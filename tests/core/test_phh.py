@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pokerroom.bench.data import shared_phh
 from pokerroom.core.cards import Card
 from pokerroom.core.events import Posted
 from pokerroom.core.hand import Hand
@@ -29,7 +30,7 @@ from pokerroom.core.phh import (
 from pokerroom.core.structures import Structure
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "phh"
+DATA = shared_phh()
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the shared PHH hands are not in {DATA}")
 
 HALF_CHIP_HANDS = {("pluribus/102.phhs", 1), ("pluribus/32.phhs", 24), ("pluribus/91.phhs", 44),

@@ -24,11 +24,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pokerroom.bench.data import shared_phh
 from pokerroom.core import phh
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
 
-DEFAULT_PHH = Path(__file__).resolve().parents[3].parent / "shared" / "phh" / "pluribus"
+DEFAULT_PHH = shared_phh() / "pluribus"
 
 
 def _load_ours(folder: Path) -> list[phh.HandHistory]:

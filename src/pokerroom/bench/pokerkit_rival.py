@@ -57,8 +57,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pokerroom.bench.data import shared_phh
+
 SUPPORTED_VARIANTS = ("NT", "FT")
-PLURIBUS = "/work/shared/phh/pluribus"
+PLURIBUS = str(shared_phh() / "pluribus")
 DECK = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")  # index = pokerroom Card int
 
 
