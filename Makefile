@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/pokerroom simulate --hands 3 --players 6 --show
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests conftest.py setup.py
 	$(BIN)/mypy --strict src/pokerroom/core
 
 test: lint
