@@ -11,7 +11,7 @@ import sys
 
 from setuptools import setup
 
-COMPILED = ["evaluator", "pots", "hand", "phh"]
+COMPILED = ["evaluator", "pots", "stud", "hand", "phh"]
 
 ext_modules = []
 if os.environ.get("POKERROOM_PURE", "") in ("", "0"):

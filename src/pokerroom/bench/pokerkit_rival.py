@@ -82,15 +82,19 @@ def _phh_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_phh_hands(paths: Sequence[str | Path]) -> list[Any]:
+def load_phh_hands(
+    paths: Sequence[str | Path], variants: Iterable[str] = SUPPORTED_VARIANTS
+) -> list[Any]:
     """Parse .phh (one hand) and .phhs (tables ``[1]``, ``[2]``, ...) files into
-    PokerKit ``HandHistory`` objects, keeping only the variants NT and FT."""
+    PokerKit ``HandHistory`` objects, keeping only the given PHH variants (by
+    default NT and FT; ``variants=("F7S",)`` for fixed-limit seven card stud)."""
     history = _pokerkit().HandHistory
+    keep = frozenset((variants,) if isinstance(variants, str) else variants)
     hands: list[Any] = []
     for path in _phh_files(paths):
         with path.open("rb") as fp:
             loaded = list(history.load_all(fp)) if path.suffix == ".phhs" else [history.load(fp)]
-        hands.extend(h for h in loaded if h.variant in SUPPORTED_VARIANTS)
+        hands.extend(h for h in loaded if h.variant in keep)
     return hands
 
 
@@ -287,6 +291,271 @@ def simulate(
     return n_hands
 
 
+class StudDealMismatch(RuntimeError):
+    """PokerKit asks for a card the caller's deal does not provide.
+
+    Only on seventh street when the deck runs short (quirk S7 of this module):
+    PokerKit deals hole cards where rule S9 / D4 turns one community card, or the
+    other way round; and ``PKStudHand.from_deck`` when its stub cannot cover a
+    street (D4 would reshuffle the burns there)."""
+
+
+class PKStudHand:
+    """One fixed-limit seven card stud hand played by PokerKit, decision by decision.
+
+    Players are in PHH order: 0 sits left of the dealer and is dealt first.
+    ``cards[i]`` lists player i's cards in deal order (up to 7, like ``'As'``): two
+    down and one up on third street, one up on 4th, 5th and 6th, one down on 7th.
+    They are dealt street by street to the players still in; each street from 4th
+    on burns ``'??'`` first. ``board`` is the community card(s), used only if
+    PokerKit turns one on 7th street (eight players there, quirk S7). Antes, bet
+    collection, burns, dealing, showdown and pushing/pulling chips are automatic;
+    the bring-in is a decision of the lowest up card (``bring_in()`` or complete
+    with ``raise_to(small_bet)``).
+
+    >>> cards = [['Ac', 'Ad', '9s'], ['Kc', 'Kd', '2c'], ['Qc', 'Qd', '5h']]
+    >>> h = PKStudHand([100, 100, 100], 1, 3, 10, 20, cards)
+    >>> h.actor(), h.legal()['bring_in'], h.legal()['fold'], h.legal()['raise_min_to']
+    (1, True, False, 10)
+    >>> h.bring_in(); h.actor(), h.legal()['call_amount'], h.legal()['raise_min_to']
+    (2, 3, 10)
+    >>> h.fold(); h.fold(); h.done(), h.street(), h.stacks()
+    (True, 0, [99, 102, 99])
+    """
+
+    state: Any
+    _holes: list[deque[str]]
+    _board: deque[str]
+    _order: list[str] | None
+    _next: int
+    _street: int
+
+    def __init__(
+        self,
+        stacks: list[int],
+        ante: int,
+        bring_in: int,
+        small_bet: int,
+        big_bet: int,
+        cards: list[list[str]],
+        board: list[str] | None = None,
+    ) -> None:
+        if len(cards) != len(stacks) or any(len(c) > 7 for c in cards):
+            raise ValueError("cards: one list of at most 7 cards per player")
+        self._holes = [deque(c) for c in cards]
+        self._board = deque(board or ())
+        self._order = None
+        self._start(stacks, ante, bring_in, small_bet, big_bet)
+
+    @classmethod
+    def from_deck(
+        cls,
+        stacks: list[int],
+        ante: int,
+        bring_in: int,
+        small_bet: int,
+        big_bet: int,
+        order: Sequence[str],
+    ) -> PKStudHand:
+        """The hand dealt from a deck order as a dealer would (``simulate_stud``):
+        third street one card at a time round the table from player 0, three rounds
+        (down, down, up): player i gets ``order[i]``, ``order[p + i]``,
+        ``order[2p + i]``. Then each later street: one burn (the next card), then
+        one card to each player still in, from the lowest index up. Raises
+        ``StudDealMismatch`` if the stub cannot give a street its burn plus one card
+        per player still in (rule D4 would reshuffle the burns: not modelled)."""
+        hand = cls.__new__(cls)
+        hand._holes = [deque() for _ in stacks]
+        hand._board = deque()
+        hand._order = list(order)
+        hand._start(stacks, ante, bring_in, small_bet, big_bet)
+        return hand
+
+    def _start(self, stacks: list[int], ante: int, bring_in: int, small_bet: int, big_bet: int) -> None:
+        pk = _pokerkit()
+        a = pk.Automation
+        automations = (
+            a.ANTE_POSTING, a.BET_COLLECTION, a.RUNOUT_COUNT_SELECTION,
+            a.HOLE_CARDS_SHOWING_OR_MUCKING, a.HAND_KILLING, a.CHIPS_PUSHING, a.CHIPS_PULLING,
+        )
+        game = pk.FixedLimitSevenCardStud(
+            automations, True, ante, bring_in, small_bet, big_bet, mode=pk.Mode.TOURNAMENT
+        )
+        self.state = game(list(stacks), len(stacks))
+        self._next = 0
+        self._street = 0
+        self._advance()
+
+    def _draw(self) -> str:
+        assert self._order is not None
+        if self._next >= len(self._order):
+            raise StudDealMismatch("the deck order ran out")
+        card = self._order[self._next]
+        self._next += 1
+        return card
+
+    def _burn(self) -> None:
+        s = self.state
+        if self._order is not None:
+            live = sum(s.statuses)
+            if len(self._order) - self._next < live + 1:
+                raise StudDealMismatch(
+                    f"street {s.street_index}: {len(self._order) - self._next} cards left for a burn "
+                    f"and {live} players (rule D4 reshuffles the burns; not modelled)"
+                )
+            self._draw()
+        s.burn_card("??")
+
+    def _hole_card(self, i: int) -> str:
+        if self._order is not None:
+            return self._draw()
+        if not self._holes[i]:
+            raise StudDealMismatch(
+                f"PokerKit deals player {i} a card on street {self.state.street_index}; "
+                f"cards[{i}] has no more (on 7th street PokerKit may deal hole cards where "
+                "rule D4 turns a community card: it counts folded cards as dealable)"
+            )
+        return self._holes[i].popleft()
+
+    def _board_card(self) -> str:
+        if self._order is not None:
+            return self._draw()
+        if not self._board:
+            raise StudDealMismatch(
+                "PokerKit turns a community card on 7th street but the caller's deal has none"
+            )
+        return self._board.popleft()
+
+    def _advance(self) -> None:
+        """Do the dealer's work until a player must act or the hand is over."""
+        s = self.state
+        while s.status and s.actor_index is None:
+            if s.street_index is not None:
+                self._street = s.street_index
+            if s.can_burn_card("??"):
+                self._burn()
+            elif s.can_deal_hole():
+                i = s.hole_dealee_index
+                s.deal_hole(self._hole_card(i), i)
+            elif s.can_deal_board():
+                s.deal_board(self._board_card())
+            else:
+                raise RuntimeError(f"PokerKit waits for an unexpected operation: {s}")
+        if s.street_index is not None:
+            self._street = s.street_index
+
+    def actor(self) -> int | None:
+        """Index of the player to act; None when no betting decision is pending."""
+        return self.state.actor_index  # type: ignore[no-any-return]
+
+    def legal(self) -> dict[str, Any]:
+        """fold, check_call, bring_in (bools), call_amount, raise_min_to / raise_max_to
+        (complete/bet/raise "to" amounts, or None). The player who owes the bring-in
+        has bring_in True, fold and check_call False, call_amount 0 and may
+        complete: raise_min_to == raise_max_to == the small bet."""
+        s = self.state
+        if s.actor_index is None:
+            return {"fold": False, "check_call": False, "call_amount": 0, "bring_in": False,
+                    "raise_min_to": None, "raise_max_to": None}
+        return {
+            "fold": s.can_fold(),
+            "check_call": s.can_check_or_call(),
+            "call_amount": s.checking_or_calling_amount or 0,
+            "bring_in": s.can_post_bring_in(),
+            "raise_min_to": s.min_completion_betting_or_raising_to_amount,
+            "raise_max_to": s.max_completion_betting_or_raising_to_amount,
+        }
+
+    def fold(self) -> None:
+        self.state.fold()
+        self._advance()
+
+    def check_call(self) -> None:
+        self.state.check_or_call()
+        self._advance()
+
+    def bring_in(self) -> None:
+        self.state.post_bring_in()
+        self._advance()
+
+    def raise_to(self, amount: int) -> None:
+        """Complete, bet or raise to ``amount`` (the actor's total bet this street)."""
+        self.state.complete_bet_or_raise_to(amount)
+        self._advance()
+
+    def street(self) -> int:
+        """0 third street .. 4 seventh: the current street, or the last one reached once done."""
+        return self._street
+
+    def done(self) -> bool:
+        return not self.state.status
+
+    def stacks(self) -> list[int]:
+        return list(self.state.stacks)
+
+
+def simulate_stud(
+    n_hands: int,
+    seed: int,
+    players: int = 6,
+    stack: int = 1000,
+    ante: int = 1,
+    bring_in: int = 3,
+    small_bet: int = 10,
+    big_bet: int = 20,
+) -> int:
+    """Play ``n_hands`` fixed-limit seven card stud hands with PokerKit and random
+    legal actions.
+
+    Exact policy, to be mirrored call for call by our engine::
+
+        rng = random.Random(seed)                 # one generator for the whole run
+        for each hand:
+            order = list(DECK); rng.shuffle(order)   # DECK = 2c 2d 2h 2s 3c ... As
+            every stack = stack; everybody antes; players in PHH order (0 = left of
+            the dealer); the hand is dealt from order as PKStudHand.from_deck says:
+              third street: order[i], order[p+i] (down), order[2p+i] (up) to player i
+              4th..7th street: next card burned, then the next card to each player
+              still in, lowest index first (up on 4th-6th, down on 7th)
+            at each decision:
+                kinds = (['fold'] if call_amount > 0 else [])
+                        + (['bring_in'] if the bring-in may be posted else ['check_call'])
+                        + (['raise'] if a completion/bet/raise is allowed else [])
+                kind = rng.choice(kinds)
+                if kind == 'raise': raise_to(rng.randint(raise_min_to, raise_max_to))
+
+    Fixed limit makes raise_min_to == raise_max_to, but ``randint`` is still called
+    (it consumes the generator). At most 6 players: 7 players all reaching 7th
+    street need 7 x 7 + 4 burns = 53 cards, which rule D4 covers by reshuffling
+    the burns. Returns the number of hands played.
+    """
+    if not 2 <= players <= 6:
+        raise ValueError("simulate_stud plays 2 to 6 players (7 can run the deck short)")
+    rng = random.Random(seed)
+    for _ in range(n_hands):
+        order = list(DECK)
+        rng.shuffle(order)
+        hand = PKStudHand.from_deck([stack] * players, ante, bring_in, small_bet, big_bet, order)
+        while hand.actor() is not None:
+            legal = hand.legal()
+            kinds = ["fold"] if legal["call_amount"] > 0 else []
+            kinds.append("bring_in" if legal["bring_in"] else "check_call")
+            if legal["raise_min_to"] is not None:
+                kinds.append("raise")
+            kind = rng.choice(kinds)
+            if kind == "fold":
+                hand.fold()
+            elif kind == "bring_in":
+                hand.bring_in()
+            elif kind == "check_call":
+                hand.check_call()
+            else:
+                hand.raise_to(rng.randint(legal["raise_min_to"], legal["raise_max_to"]))
+        if not hand.done() or sum(hand.stacks()) != stack * players:
+            raise AssertionError("PokerKit lost or made chips")
+    return n_hands
+
+
 def main(argv: Sequence[str] = ()) -> None:
     folder = argv[0] if argv else PLURIBUS
     hands = load_phh_hands([folder])  # parsing is not timed
@@ -300,6 +569,14 @@ def main(argv: Sequence[str] = ()) -> None:
     n = simulate(500, seed=0)
     sim_s = time.perf_counter() - start
     print(f"simulate: {n} hands in {sim_s:.2f} s = {n / sim_s:,.0f} hands/s")
+    stud = load_phh_hands([folder], variants=("F7S",))
+    if stud:
+        matches = count_matches(stud, replay_all(stud))
+        print(f"replay_all F7S: {len(stud)} hands; {matches} match finishing_stacks")
+    start = time.perf_counter()
+    n = simulate_stud(300, seed=0)
+    sim_s = time.perf_counter() - start
+    print(f"simulate_stud: {n} hands in {sim_s:.2f} s = {n / sim_s:,.0f} hands/s")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-COMPILED = ("evaluator", "pots", "hand", "phh")
+COMPILED = ("evaluator", "pots", "stud", "hand", "phh")
 _HERE = Path(__file__).resolve().parent
 
 

@@ -39,7 +39,8 @@ class BoardDealt(NamedTuple):
 
 
 class Acted(NamedTuple):
-    """A betting decision: 'fold', 'check', 'call', 'bet' or 'raise'.
+    """A betting decision: 'fold', 'check', 'call', 'bet', 'raise', or in stud 'bring_in'
+    and 'complete'.
 
     ``amount`` is what the player added, ``to`` their total bet on this street after it.
     """
@@ -56,6 +57,14 @@ class UncalledReturned(NamedTuple):
 
     player: int
     amount: int
+
+
+class Reshuffled(NamedTuple):
+    """Stud card shortage (S9, D4): the burned cards were shuffled into the stub before
+    dealing ``street``; ``cards`` is how many the stub holds now."""
+
+    street: int
+    cards: int
 
 
 class StreetEnded(NamedTuple):
@@ -102,7 +111,7 @@ class HandEnded(NamedTuple):
 
 Event = (
     Posted | HoleDealt | BoardDealt | Acted | UncalledReturned | StreetEnded | Shown | Mucked
-    | PotAwarded | HandEnded
+    | PotAwarded | HandEnded | Reshuffled
 )
 
 

@@ -15,16 +15,16 @@ included). ``legal_actions()`` gives the exact minimum and maximum amounts.
 >>> deck = parse_cards('AsKs 2c7d QhJh 2h3h TsQs 8c 4h 9c 5d')
 >>> hand = Hand(Game.no_limit(1, 2), [100, 100], deck)
 >>> hand.actor, hand.legal_actions()
-(1, Legal(player=1, fold=True, check=False, call=1, min_to=4, max_to=100, show=False, muck=False))
+(1, Legal(player=1, fold=True, check=False, call=1, min_to=4, max_to=100, show=False, muck=False, bring_in=0))
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, cast
 
 from pokerroom.core.cards import Card, check_deck
-from pokerroom.core.evaluator import evaluate_ints
+from pokerroom.core.evaluator import best_five, evaluate_ints
 from pokerroom.core.events import (
     Acted,
     BoardDealt,
@@ -34,12 +34,14 @@ from pokerroom.core.events import (
     Mucked,
     Posted,
     PotAwarded,
+    Reshuffled,
     Shown,
     StreetEnded,
     UncalledReturned,
 )
 from pokerroom.core.pots import Pot, build_pots, split, uncalled
 from pokerroom.core.structures import Game, GameError, Structure
+from pokerroom.core.stud import bring_in_player, has_open_pair, odd_chip_order, opener
 
 # Events are named tuples; their generated constructor is Python code, so the hot paths
 # build them with tuple.__new__ directly, fields in declaration order (a test checks that
@@ -48,6 +50,8 @@ _NEW = tuple.__new__
 
 BETTING, SHOWDOWN, COMPLETE = "betting", "showdown", "complete"
 STREET_NAMES = ("preflop", "flop", "turn", "river")
+STUD_STREET_NAMES = ("third street", "fourth street", "fifth street", "sixth street", "seventh street")
+MAX_STUD_PLAYERS = 8
 _BOARD_COUNTS = (0, 3, 1, 1)
 MAX_PLAYERS = 22  # 2 x 22 hole cards + 3 burns + 5 board = 52
 
@@ -73,13 +77,14 @@ class Legal(NamedTuple):
     max_to: int | None
     show: bool
     muck: bool
+    bring_in: int = 0  # stud: posting the bring-in is allowed, for this many chips
 
 
 NO_ACTION = Legal(None, False, False, 0, None, None, False, False)
 
 
 class Hand:
-    """One hand of hold'em (no limit, pot limit or fixed limit)."""
+    """One hand of hold'em (no limit, pot limit or fixed limit) or seven card stud."""
 
     def __init__(
         self,
@@ -91,10 +96,14 @@ class Hand:
         blinds: Sequence[int] | None = None,
         dead_blinds: Sequence[int] | None = None,
         big_blind_position: int | None = None,
+        reshuffle: Callable[[tuple[Card, ...]], Sequence[int]] | None = None,
     ) -> None:
         n = len(stacks)
-        if not 2 <= n <= MAX_PLAYERS:
-            raise GameError(f"a hold'em hand needs 2 to {MAX_PLAYERS} players, got {n}")
+        stud = self._stud = game.variant == "stud"
+        most = MAX_STUD_PLAYERS if stud else MAX_PLAYERS
+        if not 2 <= n <= most:
+            name = "stud" if stud else "hold'em"
+            raise GameError(f"a {name} hand needs 2 to {most} players, got {n}")
         _check_chips("stacks", stacks, n, 1)
         self.game = game
         self.n = n
@@ -104,10 +113,14 @@ class Hand:
         self._min_bet = game.min_bet
         self._cap = game.cap or 4
         self._uncapped_heads_up = game.heads_up_uncapped
-        self.deck: tuple[Card, ...] = _checked_deck(deck, 2 * n + 8)
+        self.deck: tuple[Card, ...] = _checked_deck(deck, min(52, 7 * n + 4) if stud else 2 * n + 8)
         if antes is None:
             antes = [game.ante] * n
-        if blinds is None:
+        if stud:
+            if (blinds is not None and any(blinds)) or (dead_blinds is not None and any(dead_blinds)):
+                raise GameError("stud has antes and a bring-in, not blinds")
+            blinds, big_blind_position = [0] * n, 0
+        elif blinds is None:
             blinds = [game.big_blind, game.small_blind] if n == 2 else (
                 [game.small_blind, game.big_blind] + [0] * (n - 2)
             )
@@ -144,6 +157,15 @@ class Hand:
         self._pots: list[Pot] = []
         self._values: dict[int, int] = {}
         self._forced_first = -1
+        self.last_street = 4 if stud else 3
+        self.face_up: list[list[bool]] = [[] for _ in range(n)]  # stud: which cards are up
+        self._stock: list[Card] = list(self.deck) if stud else []  # stud deals from here
+        self._burned: list[Card] = []
+        self._reshuffle = reshuffle
+        self._round_opener = 0  # who first had the chance to bet this round
+        self._bring_in_open = False  # stud third street: the bring-in is still to be made
+        self._bringer_can_fold = False
+        self._big_option = False  # stud fourth street with an open pair: big bets allowed
 
         self._post(antes, blinds, dead_blinds)
         self._live = n  # players who have not folded
@@ -191,8 +213,14 @@ class Hand:
         self._phantom = max(0, g.small_blind + g.big_blind - live_posted) if any(blinds) else 0
 
     def _deal_holes(self) -> None:
-        # one card at a time, starting with the small blind (H1)
         deck, n = self.deck, self.n
+        if self._stud:  # two down and one up, one at a time from the dealer's left (S3)
+            self.holes = [[deck[i], deck[n + i], deck[2 * n + i]] for i in range(n)]
+            self.face_up = [[False, False, True] for _ in range(n)]
+            self.events.extend([_NEW(HoleDealt, (i % n, deck[i], i >= 2 * n)) for i in range(3 * n)])
+            self._pos = 3 * n
+            return
+        # one card at a time, starting with the small blind (H1)
         self.holes = [[deck[i], deck[n + i]] for i in range(n)]
         self.events.extend([_NEW(HoleDealt, (i % n, deck[i], False)) for i in range(2 * n)])
         self._pos = 2 * n
@@ -202,6 +230,9 @@ class Hand:
         self.acted: list[int | None] = [None] * n
         self.aggressor: int | None = None
         g = self.game
+        if self._stud:
+            self._start_stud_round()
+            return
         if preflop:
             top = max(self.bets)
             # D3: the call is the full big blind even when the big blind is short.
@@ -217,6 +248,38 @@ class Hand:
             self.bets_count = 0
             start = 0
         self.bet_size = g.bet_size(self.street) if self._fixed else self._min_bet
+        self._round_opener = 0
+        self.actor = self._next_actor(start)
+        if self.actor is None:
+            self._end_round()
+
+    def _up_cards(self) -> list[list[Card]]:
+        return [
+            [c for c, up in zip(h, u, strict=True) if up]
+            for h, u in zip(self.holes, self.face_up, strict=True)
+        ]
+
+    def _start_stud_round(self) -> None:
+        g = self.game
+        self.level = self.last_full_raise = self.last_full_level = self.bets_count = 0
+        self.bet_size = g.bet_size(self.street)
+        live = [not f for f in self.folded]
+        if self.street == 0:
+            # S4: the lowest up card brings in; all in on the ante, the next player opens (case 40)
+            low = bring_in_player(self._up_cards())
+            self._round_opener = low
+            self._bring_in_open = True
+            self._bringer_can_fold = self.stacks[low] == 0
+            start = low
+        else:
+            self._bring_in_open = False
+            if self.board:  # a community card on seventh: sixth street's opener opens (case 43d)
+                start = self._round_opener
+            else:
+                start = self._round_opener = opener(self._up_cards(), live)
+            self._big_option = (
+                self.street == 1 and g.open_pair_big_bet and has_open_pair(self._up_cards(), live)
+            )
         self.actor = self._next_actor(start)
         if self.actor is None:
             self._end_round()
@@ -283,14 +346,17 @@ class Hand:
             if stacks[i] and not folded[i]:
                 able += 1
         self._active = able
-        if self.street < 3 and able >= 2:
+        if self.street < self.last_street and able >= 2:
             self.street += 1
-            self._deal_board()
+            self._deal_street()
             self._start_round()
             return
-        self._begin_showdown(run_out=self.street < 3)
+        self._begin_showdown(run_out=self.street < self.last_street)
 
-    def _deal_board(self) -> None:
+    def _deal_street(self) -> None:
+        if self._stud:
+            self._deal_stud_street()
+            return
         count = _BOARD_COUNTS[self.street]
         start = self._pos + 1  # burn one (implicit)
         cards = self.deck[start : start + count]
@@ -298,13 +364,48 @@ class Hand:
         self.board.extend(cards)
         self.events.append(_NEW(BoardDealt, (self.street, cards)))
 
+    def _deal_stud_street(self) -> None:
+        """Burn, then one card to each live player from the dealer's left: up on fourth to
+        sixth street, down on seventh (S5, S8). Card shortage as D4 says (S9, case 43)."""
+        live = [p for p in range(self.n) if not self.folded[p]]
+        need = len(live) + 1
+        stock, pos, ev = self._stock, self._pos, self.events
+        if len(stock) - pos < need:
+            # shuffle the burned cards into the stub; folded cards are never used again
+            pool = tuple(stock[pos:] + self._burned)
+            order = list(pool) if self._reshuffle is None else _permutation(self._reshuffle(pool), pool)
+            self._stock = stock = order
+            pos = 0
+            self._burned = []
+            ev.append(_NEW(Reshuffled, (self.street, len(order))))
+        face_up = self.street < 4
+        if len(stock) - pos >= need:
+            self._burned.append(stock[pos])
+            pos += 1
+            for p in live:
+                card = stock[pos]
+                pos += 1
+                self.holes[p].append(card)
+                self.face_up[p].append(face_up)
+                ev.append(_NEW(HoleDealt, (p, card, face_up)))
+        else:  # not even that is enough: one community card face up for everyone
+            if len(stock) - pos >= 2:
+                self._burned.append(stock[pos])
+                pos += 1
+            card = stock[pos]
+            pos += 1
+            self.board.append(card)
+            ev.append(_NEW(BoardDealt, (self.street, (card,))))
+        self._pos = pos
+
     # ------------------------------------------------------------------ showdown
 
     def _begin_showdown(self, run_out: bool) -> None:
         n, folded = self.n, self.folded
         first = self.aggressor if self.aggressor is not None and not folded[self.aggressor] else None
-        if first is None:
-            first = next(i for i in range(n) if not folded[i])
+        if first is None:  # H14/S10: no bet in the last round: who first could bet shows first
+            start = self._round_opener
+            first = next((start + k) % n for k in range(n) if not folded[(start + k) % n])
         self._order = [(first + k) % n for k in range(n) if not folded[(first + k) % n]]
         self.reached_showdown = set(self._order)
         self._pots = build_pots(
@@ -315,9 +416,12 @@ class Hand:
         if run_out:
             for p in self._order:
                 self._show(p, forced=True)
-            while self.street < 3:
+            while self.street < self.last_street:
                 self.street += 1
-                self._deal_board()
+                self._deal_street()
+            if self._stud:  # the cards dealt after the hands were turned up are shown too
+                for p in self._order:
+                    self._show(p, forced=True)
         self.phase = SHOWDOWN
         self._showdown_next()
 
@@ -360,6 +464,9 @@ class Hand:
                 values = {p: self._value(p) for p in contenders}
                 value = max(values.values())
                 winners = tuple(p for p in contenders if values[p] == value)
+            if self._stud and len(winners) > 1:  # D5: highest card by suit among the five played
+                fives = [best_five(self.holes[p] + self.board) for p in winners]
+                winners = tuple(odd_chip_order(winners, fives))
             shares = split(pot.amount, winners)
             for p, s in zip(winners, shares, strict=True):
                 stacks[p] += s
@@ -385,6 +492,10 @@ class Hand:
         ))
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def street_name(self) -> str:
+        return (STUD_STREET_NAMES if self._stud else STREET_NAMES)[self.street]
 
     @property
     def complete(self) -> bool:
@@ -417,6 +528,9 @@ class Hand:
                 return None  # D2: only a full (or half-bet) raise reopens the betting
             to = self.last_full_level + self.bet_size
             to = to if to < all_in_to else all_in_to
+            if self._big_option:  # D8: on fourth street with an open pair, a big bet too
+                big = self.last_full_level + self.game.big_bet
+                return to, (big if big < all_in_to else all_in_to)
             return to, to
         full = self.last_full_raise if self.last_full_raise > self._min_bet else self._min_bet
         if acted is not None and level - acted < full:
@@ -440,6 +554,11 @@ class Hand:
             return NO_ACTION
         if self.phase == SHOWDOWN:
             return Legal(p, False, False, 0, None, None, True, self._muck_error(p) is None)
+        if self._bring_in_open:  # stud: post the bring-in or complete (S4)
+            r = self._raise_range(p)
+            bring = min(self.game.bring_in, self.stacks[p])
+            low, high = r if r is not None else (None, None)
+            return Legal(p, self._bringer_can_fold, False, 0, low, high, False, False, bring)
         owe = self.level - self.bets[p]
         call = owe if owe < self.stacks[p] else self.stacks[p]
         r = self._raise_range(p)
@@ -466,12 +585,45 @@ class Hand:
 
     def verify_fold(self, player: object = None) -> int:
         p = self._check_turn(player, BETTING)
+        if self._bring_in_open and self._bringer_can_fold:
+            return p  # case 40: the bring-in is all in on the ante; the next player may fold
+        if self._bring_in_open:
+            raise IllegalAction("bring_in_first", "the lowest up card must bring in or complete")
         if self.bets[p] >= self.level:
             raise IllegalAction("nothing_to_call", "there is no bet to fold to: check instead")
         return p
 
     def verify_check_call(self, player: object = None) -> int:
-        return self._check_turn(player, BETTING)
+        p = self._check_turn(player, BETTING)
+        if self._bring_in_open:
+            raise IllegalAction("bring_in_first", "bring in or complete: there is nothing to call yet")
+        return p
+
+    def verify_bring_in(self, player: object = None) -> int:
+        p = self._check_turn(player, BETTING)
+        if not self._bring_in_open:
+            raise IllegalAction("no_bring_in", "there is no bring-in to post now")
+        return p
+
+    def can_bring_in(self, player: object = None) -> bool:
+        return _can(self.verify_bring_in, player)
+
+    def bring_in(self, player: object = None) -> tuple[Event, ...]:
+        """Stud: post the bring-in (S4); short of chips, all in for less (case 40)."""
+        p = self.verify_bring_in(player)
+        mark = len(self.events)
+        stack = self.stacks[p]
+        amount = min(self.game.bring_in, stack)
+        self.stacks[p] = stack - amount
+        self.bets[p] = amount
+        if amount == stack:
+            self._active -= 1
+        self.level = self.game.bring_in  # the others call the full bring-in (case 40)
+        self.acted[p] = self.level
+        self._bring_in_open = False
+        self.events.append(_NEW(Acted, (p, "bring_in", amount, amount, amount == stack)))
+        self._after_action(p)
+        return tuple(self.events[mark:])
 
     def verify_bet_raise(self, amount: object, player: object = None) -> int:
         p = self._check_turn(player, BETTING)
@@ -482,6 +634,12 @@ class Hand:
         if r is None:
             raise IllegalAction("cannot_raise", f"player {p} may not {word} now: {self._no_raise_reason(p)}")
         low, high = r
+        if self._fixed and amount != low and amount != high:
+            span = f"exactly {low}" if low == high else f"exactly {low} or {high}"
+            raise IllegalAction(
+                "amount_out_of_range",
+                f"a {word} must be {span} chips (the total bet on this street), not {amount}",
+            )
         if not low <= amount <= high:
             span = f"exactly {low}" if low == high else f"between {low} and {high}"
             raise IllegalAction(
@@ -578,7 +736,12 @@ class Hand:
         all_in = self.stacks[p] == 0
         if all_in:
             self._active -= 1
+        completing = self._stud and self.street == 0 and self.bets_count == 0
+        self._bring_in_open = False
         if self._fixed:
+            if self._big_option and amount - self.last_full_level >= self.game.big_bet:
+                self.bet_size = self.game.big_bet  # D8: after a big bet, every raise is big
+                self._big_option = False
             # a completion, or an all-in of at least half a bet, counts as a full bet (D2)
             if amount >= self.last_full_level + self.bet_size or 2 * increment >= self.bet_size:
                 self.bets_count += 1
@@ -591,7 +754,8 @@ class Hand:
         self.level = amount
         self.acted[p] = amount
         self.aggressor = p
-        self.events.append(_NEW(Acted, (p, "bet" if level == 0 else "raise", added, amount, all_in)))
+        word = "complete" if completing else "bet" if level == 0 else "raise"
+        self.events.append(_NEW(Acted, (p, word, added, amount, all_in)))
         self._after_action(p)
         return tuple(self.events[mark:])
 
@@ -624,7 +788,8 @@ class Hand:
             raise IllegalAction("bad_amount", f"{action!r} takes no amount")
         if kind == "check_call":
             return self.check_call(player)
-        return {"fold": self.fold, "show": self.show, "muck": self.muck}[kind](player)
+        apply = {"fold": self.fold, "show": self.show, "muck": self.muck, "bring_in": self.bring_in}
+        return apply[kind](player)
 
     # ------------------------------------------------------------------ results
 
@@ -644,7 +809,7 @@ class Hand:
 
     def __repr__(self) -> str:
         return (
-            f"<Hand {self.game.code} {STREET_NAMES[self.street]} {self.phase} "
+            f"<Hand {self.game.code} {self.street_name} {self.phase} "
             f"stacks={self.stacks} bets={self.bets} pot={self.pot} actor={self.actor}>"
         )
 
@@ -654,6 +819,7 @@ _ALIASES = {
     "check": "check_call", "call": "check_call", "cc": "check_call",
     "bet": "bet_raise", "raise": "bet_raise", "cbr": "bet_raise",
     "show": "show", "muck": "muck",
+    "bring_in": "bring_in", "pb": "bring_in", "complete": "bet_raise",
 }
 
 
@@ -681,6 +847,14 @@ def _check_chips(name: str, values: Sequence[int], n: int, least: int) -> None:
     if len(values) != n or not _INT.issuperset(map(type, values)) or min(values) < least:
         kind = "positive" if least else "non-negative"
         raise GameError(f"{name} must be {n} {kind} integers, got {list(values)!r}")
+
+
+def _permutation(order: Sequence[int], pool: tuple[Card, ...]) -> list[Card]:
+    """The reshuffled stub a caller returned, checked to be the same cards."""
+    cards = [Card(c) for c in order]
+    if sorted(cards) != sorted(pool):
+        raise GameError("the reshuffle must return the same cards in a new order")
+    return cards
 
 
 def _big_blind_position(blinds: Sequence[int]) -> int:

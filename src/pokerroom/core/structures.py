@@ -58,6 +58,9 @@ class Game:
     big_bet: int = 0
     cap: int | None = field(default=None)
     heads_up_uncapped: bool = False
+    variant: str = "holdem"  # "holdem" or "stud" (seven card stud)
+    bring_in: int = 0
+    open_pair_big_bet: bool = True  # stud, fourth street (S6, D8)
 
     def __post_init__(self) -> None:
         for name in ("small_blind", "big_blind", "ante", "min_bet", "small_bet", "big_bet"):
@@ -66,6 +69,15 @@ class Game:
                 raise GameError(f"{name} must be a non-negative integer, got {value!r}")
         if self.small_blind > self.big_blind:
             raise GameError("the small blind cannot exceed the big blind")
+        if self.variant not in ("holdem", "stud"):
+            raise GameError(f"unknown variant {self.variant!r}: 'holdem' or 'stud'")
+        if self.variant == "stud":
+            if not self.structure.fixed:
+                raise GameError("seven card stud is played fixed limit here")
+            if self.small_blind or self.big_blind:
+                raise GameError("stud has antes and a bring-in, not blinds")
+            if not isinstance(self.bring_in, int) or not 0 < self.bring_in <= self.small_bet:
+                raise GameError("stud needs a bring-in between 1 and the small bet")
         if self.structure.fixed:
             if self.small_bet <= 0 or self.big_bet < self.small_bet:
                 raise GameError("fixed limit needs 0 < small_bet <= big_bet")
@@ -104,11 +116,35 @@ class Game:
             cap=cap, heads_up_uncapped=heads_up_uncapped,
         )
 
+    @classmethod
+    def stud(
+        cls,
+        small_bet: int,
+        big_bet: int,
+        *,
+        ante: int,
+        bring_in: int,
+        cap: int = 4,
+        open_pair_big_bet: bool = True,
+    ) -> Game:
+        """Seven card stud, fixed limit small_bet/big_bet, with antes and a bring-in."""
+        return cls(
+            Structure.FIXED_LIMIT, 0, 0, ante, small_bet=small_bet, big_bet=big_bet, cap=cap,
+            variant="stud", bring_in=bring_in, open_pair_big_bet=open_pair_big_bet,
+        )
+
+    @property
+    def stud_game(self) -> bool:
+        return self.variant == "stud"
+
     def bet_size(self, street: int) -> int:
-        """Fixed limit: the small bet preflop and on the flop, the big bet after (L1)."""
+        """Fixed limit: hold'em has the small bet preflop and on the flop, the big bet after
+        (L1); stud the small bet on third and fourth street, the big bet after (S7)."""
         return self.small_bet if street < 2 else self.big_bet
 
     @property
     def code(self) -> str:
         """The PHH variant code of this game: NT, PT (ours: pot-limit hold'em) or FT."""
+        if self.variant == "stud":
+            return "F7S"
         return {"NL": "NT", "PL": "PT", "FL": "FT"}[self.structure.value]

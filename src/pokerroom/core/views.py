@@ -1,7 +1,7 @@
 """What one player, or an observer, may see of a hand (R2, D6).
 
-A player sees their own hole cards; everyone sees the board, bets, stacks and the hands
-turned face up. Hands that reached the showdown, shown or mucked, are revealed to
+A player sees their own hole cards; everyone sees the board, bets, stacks, stud up cards
+and the hands turned face up. Hands that reached the showdown, shown or mucked, are revealed to
 everyone once the hand is over (D6: "show previous hand"); hands folded earlier never
 are, and undealt cards are never shown (no rabbit hunting, case 49).
 
@@ -60,6 +60,14 @@ def visible_holes(hand: Hand, viewer: int | None) -> set[int]:
     return visible
 
 
+def _cards(hand: Hand, p: int, visible: bool) -> tuple[Card | None, ...]:
+    """Player p's cards in deal order; stud up cards are seen by everyone (R2)."""
+    if visible:
+        return tuple(hand.holes[p])
+    up = hand.face_up[p]
+    return tuple(c if up and up[k] else None for k, c in enumerate(hand.holes[p]))
+
+
 def events_for(hand: Hand, viewer: int | None) -> tuple[Event, ...]:
     """The hand's events as ``viewer`` may see them (None: an observer)."""
     if hand.phase == COMPLETE:
@@ -83,7 +91,7 @@ def view(hand: Hand, viewer: int | None) -> HandView:
             bet=hand.bets[p],
             folded=hand.folded[p],
             all_in=hand.stacks[p] == 0 and not hand.folded[p],
-            cards=tuple(hand.holes[p]) if p in visible else (None,) * len(hand.holes[p]),
+            cards=_cards(hand, p, p in visible),
             shown=p in hand.shown,
         )
         for p in range(hand.n)
