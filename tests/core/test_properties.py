@@ -21,12 +21,16 @@ GAMES = [
     Game.fixed_limit(2, 4),
     Game.fixed_limit(10, 20, heads_up_uncapped=True),
 ]
+STUD_GAMES = [
+    Game.stud(10, 20, ante=1, bring_in=3),
+    Game.stud(10, 20, ante=2, bring_in=5, open_pair_big_bet=False),
+]
 
 
 @st.composite
 def hands(draw: st.DrawFn) -> Hand:
-    game = draw(st.sampled_from(GAMES))
-    n = draw(st.integers(2, 9))
+    game = draw(st.sampled_from(GAMES + STUD_GAMES))
+    n = draw(st.integers(2, 8 if game.stud_game else 9))
     stacks = draw(st.lists(st.integers(1, 400), min_size=n, max_size=n))
     seed = draw(st.integers(0, 10**9))
     return Hand(game, stacks, seeded_deck(seed))
@@ -41,11 +45,16 @@ def choose(hand: Hand, data: st.DataObject) -> tuple[str, int | None]:
         options.append(("muck", None))
     if legal.fold:
         options.append(("fold", None))
-    if legal.check or legal.call:
+    if legal.bring_in:
+        options.append(("bring_in", None))
+    elif legal.check or legal.call:
         options.append(("call", None))
     if legal.min_to is not None and legal.max_to is not None:
         edges = st.sampled_from([legal.min_to, legal.max_to])
-        amount = data.draw(edges | st.integers(legal.min_to, legal.max_to))
+        if hand.game.structure.fixed:  # fixed limit: exactly one of the two amounts
+            amount = data.draw(edges)
+        else:
+            amount = data.draw(edges | st.integers(legal.min_to, legal.max_to))
         options.append(("raise", amount))
     assert options, f"live hand with nothing to do: {hand!r}"
     return data.draw(st.sampled_from(options))
@@ -71,6 +80,8 @@ def allowed_cards(hand: Hand, viewer: int | None) -> set[Card]:
     for e in hand.events:
         if type(e) is BoardDealt:
             allowed.update(e.cards)
+        elif type(e) is HoleDealt and e.face_up:  # stud up cards (R2)
+            allowed.add(e.card)  # type: ignore[arg-type]
     players = set(shown)
     if viewer is not None:
         players.add(viewer)
@@ -106,7 +117,7 @@ def test_chips_conserved_no_negative_stack_someone_can_act(hand: Hand, data: st.
 
 @settings(max_examples=300, deadline=None)
 @given(hands(), st.data())
-def test_R2_D6_no_view_leaks_a_hidden_card(hand: Hand, data: st.DataObject) -> None:
+def test_R2_D6_S10_no_view_leaks_a_hidden_card(hand: Hand, data: st.DataObject) -> None:
     viewers: list[int | None] = [None, *range(hand.n)]
     while True:
         for viewer in viewers:

@@ -5,7 +5,8 @@ Two workloads, each timed for both engines in the same process, repeated, median
 (a) replay: every Pluribus hand in ``../shared/phh/pluribus`` (4,687 six-max no-limit
     hands). Reading the TOML files is not timed for either engine; the timed part goes
     from a loaded hand history (action strings included) to the final stacks.
-(b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions. Both
+(b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions; and
+    (c) the same for six-handed seven card stud 10/20, ante 1, bring-in 3, stacks 1,000. Both
     engines follow the same policy from the same ``random.Random(seed)`` (see
     ``pokerkit_rival.simulate``): the deck is shuffled per hand, at each decision a kind is
     drawn among fold (only facing a bet), check/call and bet/raise (when allowed), and a
@@ -76,6 +77,48 @@ def simulate_ours(
     return results
 
 
+def simulate_stud_ours(
+    n_hands: int, seed: int, players: int = 6, stack: int = 1000, ante: int = 1, bring_in: int = 3,
+    small_bet: int = 10, big_bet: int = 20,
+) -> list[list[int]]:
+    """The mirror of ``pokerkit_rival.simulate_stud``: same generator calls, same policy.
+
+    Where our rules offer two amounts (a big bet on fourth street with an open pair, D8,
+    which PokerKit does not allow), the generator is called the same way and the small
+    bet is taken, as PokerKit would.
+    """
+    rng = random.Random(seed)
+    game = Game.stud(small_bet, big_bet, ante=ante, bring_in=bring_in)
+    stacks = [stack] * players
+    results: list[list[int]] = []
+    for _ in range(n_hands):
+        order = list(range(52))
+        rng.shuffle(order)
+        hand = Hand(game, stacks, order)
+        while not hand.complete:
+            legal = hand.legal_actions()
+            if legal.show:
+                hand.show()  # PokerKit's automation shows every hand at showdown
+                continue
+            kinds = ["fold"] if legal.call > 0 else []
+            kinds.append("bring_in" if legal.bring_in else "check_call")
+            if legal.min_to is not None:
+                kinds.append("raise")
+            kind = rng.choice(kinds)
+            if kind == "fold":
+                hand.fold()
+            elif kind == "bring_in":
+                hand.bring_in()
+            elif kind == "check_call":
+                hand.check_call()
+            else:
+                assert legal.max_to is not None
+                amount = rng.randint(legal.min_to, legal.max_to)  # type: ignore[arg-type]
+                hand.bet_raise(amount if amount == legal.max_to == legal.min_to else legal.min_to)
+        results.append(hand.stacks)
+    return results
+
+
 def _time(fn: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
     times: list[float] = []
     out: Any = None
@@ -112,6 +155,11 @@ def run(
     t_pk, _ = _time(lambda: pk.simulate(sim_hands, seed), max(1, repeats))
     report["simulate"] = _figures(sim_hands, t_ours, t_pk)
     report["simulate"]["chips_conserved"] = all(sum(s) == 60000 for s in s_ours)
+
+    t_ours, s_ours = _time(lambda: simulate_stud_ours(sim_hands, seed), repeats)
+    t_pk, _ = _time(lambda: pk.simulate_stud(sim_hands, seed), max(1, repeats))
+    report["stud"] = _figures(sim_hands, t_ours, t_pk)
+    report["stud"]["chips_conserved"] = all(sum(s) == 6000 for s in s_ours)
     if as_json:
         print(json.dumps(report))
     else:
@@ -139,7 +187,11 @@ def _python() -> str:
 
 def _print(report: dict[str, Any]) -> None:
     print(f"engine benchmark ({report['python']}, median of {report['repeats']} runs)")
-    for name, label in (("replay", "replay Pluribus PHH"), ("simulate", "simulate 6-max NL, random legal")):
+    for name, label in (
+        ("replay", "replay Pluribus PHH"),
+        ("simulate", "simulate 6-max NL, random legal"),
+        ("stud", "simulate 6-max stud, random legal"),
+    ):
         f = report[name]
         print(
             f"  {label:34} {f['hands']:>6} hands   pokerroom {f['pokerroom_hands_per_s']:>9,}/s   "

@@ -264,9 +264,10 @@ class Hand:
         self.level = self.last_full_raise = self.last_full_level = self.bets_count = 0
         self.bet_size = g.bet_size(self.street)
         live = [not f for f in self.folded]
+        ups = self._up_cards()
         if self.street == 0:
             # S4: the lowest up card brings in; all in on the ante, the next player opens (case 40)
-            low = bring_in_player(self._up_cards())
+            low = bring_in_player(ups)
             self._round_opener = low
             self._bring_in_open = True
             self._bringer_can_fold = self.stacks[low] == 0
@@ -276,10 +277,8 @@ class Hand:
             if self.board:  # a community card on seventh: sixth street's opener opens (case 43d)
                 start = self._round_opener
             else:
-                start = self._round_opener = opener(self._up_cards(), live)
-            self._big_option = (
-                self.street == 1 and g.open_pair_big_bet and has_open_pair(self._up_cards(), live)
-            )
+                start = self._round_opener = opener(ups, live)
+            self._big_option = self.street == 1 and g.open_pair_big_bet and has_open_pair(ups, live)
         self.actor = self._next_actor(start)
         if self.actor is None:
             self._end_round()
