@@ -84,8 +84,8 @@ def simulate_stud_ours(
     """The mirror of ``pokerkit_rival.simulate_stud``: same generator calls, same policy.
 
     Where our rules offer two amounts (a big bet on fourth street with an open pair, D8,
-    which PokerKit does not allow), the generator is called the same way and the small
-    bet is taken, as PokerKit would.
+    which PokerKit does not allow), the small bet is taken, as PokerKit would, with the
+    generator called exactly as PokerKit's run calls it.
     """
     rng = random.Random(seed)
     game = Game.stud(small_bet, big_bet, ante=ante, bring_in=bring_in)
@@ -112,9 +112,9 @@ def simulate_stud_ours(
             elif kind == "check_call":
                 hand.check_call()
             else:
-                assert legal.max_to is not None
-                amount = rng.randint(legal.min_to, legal.max_to)  # type: ignore[arg-type]
-                hand.bet_raise(amount if amount == legal.max_to == legal.min_to else legal.min_to)
+                # PokerKit offers exactly one amount; draw as it does, over that one amount
+                assert legal.min_to is not None
+                hand.bet_raise(rng.randint(legal.min_to, legal.min_to))
         results.append(hand.stacks)
     return results
 

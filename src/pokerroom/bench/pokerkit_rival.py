@@ -3,11 +3,16 @@
 Only benchmarks and tests import this module; PokerKit is a dev extra
 (``pip install -e '.[dev]'``).
 
-- ``load_phh_hands(paths)``: .phh / .phhs files (folders recursively) -> PokerKit
-  ``HandHistory`` objects, NT and FT only (parsing, kept out of the timings).
+- ``load_phh_hands(paths, variants=("NT", "FT"))``: .phh / .phhs files (folders
+  recursively) -> PokerKit ``HandHistory`` objects of those PHH variants ('F7S' for
+  stud) (parsing, kept out of the timings).
 - ``replay_all(hands)``: replay each hand to its end with PokerKit -> final stacks.
+  The 7 F7S hands of wsop-2023-43-5 all end on their ``finishing_stacks``.
 - ``simulate(n, seed)``: n random-legal-action 6-max no-limit hands played by PokerKit.
 - ``PKHand``: one hold'em hand (NL, PL or FL) driven one betting decision at a time.
+- ``simulate_stud(n, seed)``: the same for fixed-limit seven card stud.
+- ``PKStudHand``: one fixed-limit seven card stud hand, decision by decision
+  (``PKStudHand.from_deck`` deals it from a deck order).
 
 PokerKit 0.7.7 quirks (the differential test should skip or allow for 3 to 5):
 
@@ -44,6 +49,50 @@ PokerKit 0.7.7 quirks (the differential test should skip or allow for 3 to 5):
    (10113 / 10112 for 10112.5 / 10112.5), so 4,683 of 4,687 match exactly.
 9. Uncalled bets (and, with ``ante_trimming_status``, an ante nobody matched) go
    back to their owner when bets are collected; they never reach the pot.
+
+Seven card stud (``FixedLimitSevenCardStud``), each checked by experiment with
+``PKStudHand`` (FL 10/20, ante 1, bring-in 3; RULE-CASES numbers). Skip or allow
+for S2, S4, S6 and S7 in a differential test:
+
+S1. Bring-in: the lowest up card, ace high, ties by suit clubs < diamonds < hearts
+    < spades (up cards 2h / 2c / Ac: the 2c; four aces: the Ac), as case 38. That
+    player must post the bring-in or complete to the small bet (no fold, no
+    check); then the player on his left acts. If everybody just calls the
+    bring-in, third street ends: the bring-in gets no option.
+S2. Short bring-in (case 40). With 2 chips left after the ante the low card posts
+    2 all-in and PokerKit makes 2 the amount to call (case 40: at least 3), like
+    quirk 4. All-in on the ante: the next player on the left owes the bring-in
+    and may only post it or complete; PokerKit refuses his fold (case 40 allows it).
+S3. Who acts first from 4th street (case 42, agrees): the best showing hand, quads >
+    trips > two pair > pair > high cards compared rank by rank; straights and
+    flushes showing count for nothing and suits never break ties: between equal
+    boards (K♥9♦ vs K♠9♣, or suited K♥9♥ vs K♠9♣) the lower index acts first.
+    Seventh street's order is sixth street's (the down card is not looked at).
+S4. Open pair on 4th street (case 41, D8): PokerKit never allows the big bet; with
+    K♠K♦ showing the bet is 10 only (raise_min_to == raise_max_to == 10). Our
+    default (open pair: bet 10 or 20) differs.
+S5. Cap (case 39, agrees): 4 completions/bets/raises a street; the bring-in does
+    not count, the completion does: third street 10, 20, 30, 40 whether someone
+    completes over the bring-in or the bring-in completes himself; 4th street
+    10 ... 40; 5th to 7th 20 ... 80.
+S6. Odd chip (case 45, D5): like quirk 3, the whole remainder goes to the tied
+    winner with the lowest index, whatever the cards: two tied ten-high straights,
+    pot 27: seat 0 gets 14 with either hand (D5: the hand holding the highest card
+    of its five, by suit, T♠ beating T♥).
+S7. Short deck on 7th street (case 43, S9/D4). PokerKit counts its deck plus burned
+    plus folded (mucked) cards as dealable; only when those are fewer than the
+    players still in does it turn ONE community card (on the board; it burns
+    first). Dealing its own deck it then deals 7th-street down cards out of folded
+    players' cards: 8 players, seat 0 folds on third street, 7 reach 7th: the
+    folded As, Ad and Ks, 7h and Kd come back (seeds 0-2). Rule D4 never reuses
+    folded cards and turns a community card (case 43c). Here, with ``'??'`` burns,
+    PokerKit's deck is 52 minus the cards dealt: it turns a community card only if
+    all 8 reach 7th street (48 dealt; case 43b, agrees) and deals down cards to 7
+    (43a agrees; 43c, 8 dealt with one fold, differs). When PokerKit wants a card
+    the caller's deal lacks, ``PKStudHand`` raises ``StudDealMismatch``.
+S8. Burns as quirk 6: ``PKStudHand`` burns ``'??'`` before 4th, 5th, 6th and 7th
+    street itself (the CARD_BURNING automation would draw from PokerKit's deck);
+    folding when checking is free is refused, as quirk 7.
 """
 
 from __future__ import annotations
