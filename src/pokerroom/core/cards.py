@@ -104,6 +104,8 @@ def _parse_one(text: str) -> Card:
 
 def parse_cards(text: str | Iterable[str | int]) -> tuple[Card, ...]:
     """Parse 'Ac Kd', 'AcKd', 'Ac,Kd' or an iterable of cards; reject duplicates."""
+    if not isinstance(text, str) and not hasattr(text, "__iter__"):
+        raise CardError(f"cannot read cards from {text!r}: expected a string like 'AcKd' or a list of cards")
     if isinstance(text, str):
         compact = "".join(text.replace(",", " ").split())
         if len(compact) % 2:
@@ -123,11 +125,13 @@ def format_cards(cards: Iterable[int], sep: str = "") -> str:
 
 def check_deck(deck: Sequence[int | str], need: int) -> tuple[Card, ...]:
     """Validate a caller-ordered deck: distinct real cards, at least ``need`` of them."""
-    raw = tuple(deck)
-    if _VALID.issuperset(raw) and _INT_TYPES.issuperset(map(type, raw)):
-        cards = cast("tuple[int, ...]", raw)
-    else:
-        cards = tuple(Card(c) for c in raw)  # raises CardError naming a bad card
+    try:
+        raw = tuple(deck)
+        fine = _INT_TYPES.issuperset(map(type, raw)) and _VALID.issuperset(raw)
+    except TypeError:
+        raise CardError(f"bad deck {deck!r}: expected a sequence of cards") from None
+    # not plain card numbers: convert, which raises CardError naming a bad card
+    cards = cast("tuple[int, ...]", raw) if fine else tuple(Card(c) for c in raw)
     if len(set(cards)) != len(cards):
         raise CardError("bad deck: a card appears twice")
     if len(cards) < need:

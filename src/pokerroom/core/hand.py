@@ -98,7 +98,12 @@ class Hand:
         big_blind_position: int | None = None,
         reshuffle: Callable[[tuple[Card, ...]], Sequence[int]] | None = None,
     ) -> None:
-        n = len(stacks)
+        if not isinstance(game, Game):
+            raise GameError(f"a hand needs a Game, got {game!r}")
+        try:
+            n = len(stacks)
+        except TypeError:
+            raise GameError(f"stacks must be a list of integers, got {stacks!r}") from None
         stud = self._stud = game.variant == "stud"
         most = MAX_STUD_PLAYERS if stud else MAX_PLAYERS
         if not 2 <= n <= most:
@@ -132,15 +137,18 @@ class Hand:
             _check_chips("dead_blinds", dead_blinds, n, 0)
         if big_blind_position is None:
             big_blind_position = _big_blind_position(blinds)
-        elif not 0 <= big_blind_position < n:
-            raise GameError(f"big_blind_position {big_blind_position} is not a player")
+        elif type(big_blind_position) is not int or not 0 <= big_blind_position < n:
+            raise GameError(f"big_blind_position {big_blind_position!r} is not a player")
+        _check_blinds(game, blinds, big_blind_position)
         self.big_blind_position = big_blind_position
 
         self.starting_stacks = tuple(stacks)
         self.stacks = list(stacks)
         self.bets = [0] * n
         self.collected = [0] * n  # chips each player put in on earlier streets (and antes)
-        self.dead = 0  # dead money for the main pot: dead blinds, non-uniform antes
+        self.dead = 0  # dead blinds: dead money for the main pot
+        self.dead_antes = [0] * n  # antes not everyone pays alike (a big-blind ante)
+        self._put_in: set[int] = set()  # who called, bet or raised on this street
         self.folded = [False] * n
         self.holes: list[list[Card]] = [[] for _ in range(n)]
         self.board: list[Card] = []
@@ -182,15 +190,14 @@ class Hand:
         stacks = self.stacks
         posted_antes = [a for a in antes if a] if any(antes) else []
         uniform = len(posted_antes) == self.n and len(set(posted_antes)) == 1
-        for i, a in enumerate(antes if posted_antes else ()):
-            if a:
-                amount = min(a, stacks[i])
-                stacks[i] -= amount
-                if uniform:
-                    self.collected[i] += amount
-                else:
-                    self.dead += amount
-                ev.append(_NEW(Posted, (i, "ante", amount, stacks[i] == 0)))
+        # Antes everyone pays alike count like bets in the pots. Other antes (a big-blind
+        # ante) are posted after the blinds (TDA: the blind comes first) and are dead
+        # money, which a player all in on his ante can win only as far as he matched it.
+        for i, a in enumerate(antes if uniform else ()):
+            amount = min(a, stacks[i])
+            stacks[i] -= amount
+            self.collected[i] += amount
+            ev.append(_NEW(Posted, (i, "ante", amount, stacks[i] == 0)))
         for i, d in enumerate(dead_blinds if any(dead_blinds) else ()):
             if d and stacks[i]:
                 amount = min(d, stacks[i])
@@ -199,18 +206,25 @@ class Hand:
                 ev.append(_NEW(Posted, (i, "dead", amount, stacks[i] == 0)))
         bb = self.big_blind_position
         sb = (bb - 1) % self.n if self.n > 2 else 1 - bb
-        live_posted = 0
         for i, b in enumerate(blinds):
             if b and stacks[i]:
                 amount = min(b, stacks[i])
                 stacks[i] -= amount
                 self.bets[i] = amount
-                live_posted += amount
                 kind = "big_blind" if i == bb else "small_blind" if i == sb else "blind"
                 ev.append(_NEW(Posted, (i, kind, amount, stacks[i] == 0)))
+        for i, a in enumerate(antes if posted_antes and not uniform else ()):
+            if a and stacks[i]:
+                amount = min(a, stacks[i])
+                stacks[i] -= amount
+                self.dead_antes[i] += amount
+                ev.append(_NEW(Posted, (i, "ante", amount, stacks[i] == 0)))
         g = self.game
-        # Pot limit: short or missing blinds count as if full preflop (TDA 54-B/C, case 20).
-        self._phantom = max(0, g.small_blind + g.big_blind - live_posted) if any(blinds) else 0
+        # Pot limit: short or missing blinds count as if full preflop (TDA 54-B/C, case 20),
+        # each blind on its own, so another player's live blind does not hide a short one.
+        self._phantom = 0
+        if any(blinds):
+            self._phantom = max(0, g.small_blind - self.bets[sb]) + max(0, g.big_blind - self.bets[bb])
 
     def _deal_holes(self) -> None:
         deck, n = self.deck, self.n
@@ -229,6 +243,7 @@ class Hand:
         n = self.n
         self.acted: list[int | None] = [None] * n
         self.aggressor: int | None = None
+        self._put_in = set()
         g = self.game
         if self._stud:
             self._start_stud_round()
@@ -294,10 +309,16 @@ class Hand:
             if folded[p] or not stacks[p]:
                 continue
             if bets[p] < level:
-                return p
+                if self._active > 1 or bets[p] < self._top_other_bet(p):
+                    return p
+                continue  # everyone else is all in for no more than p has in: nothing to do
             if acted[p] is None and self._others_can_respond(p):
                 return p
         return None
+
+    def _top_other_bet(self, p: int) -> int:
+        bets, folded = self.bets, self.folded
+        return max([bets[q] for q in range(self.n) if q != p and not folded[q]], default=0)
 
     def _others_can_respond(self, p: int) -> bool:
         """Whether anyone but p could still put in more than the current bet: if not,
@@ -322,10 +343,11 @@ class Hand:
         self.actor = None
         bets, stacks, collected, ev = self.bets, self.stacks, self.collected, self.events
         if self._live == 1:
-            # everyone else folded: the winner's whole bet on this street was never
-            # called and comes back; he wins what the others put in (case 1, H12)
+            # everyone else folded: the part of the winner's bet on this street that nobody
+            # called comes back; a blind nobody completed is not a call (case 1, H12)
             who = self.folded.index(False)
-            amount = bets[who]
+            called = max([bets[q] for q in self._put_in if q != who], default=0)
+            amount = bets[who] - called if bets[who] > called else 0
         else:
             who, amount = uncalled(bets)
         if amount:
@@ -335,7 +357,7 @@ class Hand:
         for i in range(self.n):
             collected[i] += bets[i]
             bets[i] = 0
-        ev.append(_NEW(StreetEnded, (self.street, sum(collected) + self.dead)))
+        ev.append(_NEW(StreetEnded, (self.street, sum(collected) + self.dead + sum(self.dead_antes))))
         if self._live == 1:
             self._award_uncontested(self.folded.index(False))
             return
@@ -408,7 +430,7 @@ class Hand:
         self._order = [(first + k) % n for k in range(n) if not folded[(first + k) % n]]
         self.reached_showdown = set(self._order)
         self._pots = build_pots(
-            self.collected, folded, [s == 0 for s in self.stacks], self.dead
+            self.collected, folded, [s == 0 for s in self.stacks], self.dead, self.dead_antes
         )
         # H14/case 33: a bettor who was called must show; all-in hands are tabled (case 31).
         self._forced_first = first if self.aggressor == first else -1
@@ -474,7 +496,7 @@ class Hand:
         self._finish()
 
     def _award_uncontested(self, p: int) -> None:
-        amount = sum(self.collected) + self.dead
+        amount = sum(self.collected) + self.dead + sum(self.dead_antes)
         self.stacks[p] += amount
         self.winnings[p] += amount
         self.events.append(_NEW(PotAwarded, (0, amount, (p,), (p,), (amount,), None)))
@@ -485,6 +507,7 @@ class Hand:
         self.actor = None
         self.collected = [0] * self.n
         self.dead = 0
+        self.dead_antes = [0] * self.n
         self.events.append(HandEnded(
             tuple(self.stacks),
             tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)),
@@ -503,14 +526,14 @@ class Hand:
     @property
     def pot(self) -> int:
         """All chips in the middle: collected pots, current bets and dead money."""
-        return sum(self.collected) + sum(self.bets) + self.dead
+        return sum(self.collected) + sum(self.bets) + self.dead + sum(self.dead_antes)
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots as they stand (current bets included)."""
         if self.phase == COMPLETE:
             return []
         total = [c + b for c, b in zip(self.collected, self.bets, strict=True)]
-        return build_pots(total, self.folded, [s == 0 for s in self.stacks], self.dead)
+        return build_pots(total, self.folded, [s == 0 for s in self.stacks], self.dead, self.dead_antes)
 
     def _raise_range(self, p: int) -> tuple[int, int] | None:
         stacks, bets, level = self.stacks, self.bets, self.level
@@ -540,6 +563,8 @@ class Hand:
             if self.street == 0:
                 pot += self._phantom
             high = level + pot
+            if high < low:
+                high = low  # a pot smaller than the minimum bet: the minimum is allowed (L3)
             if high > all_in_to:
                 high = all_in_to
         else:
@@ -619,6 +644,7 @@ class Hand:
             self._active -= 1
         self.level = self.game.bring_in  # the others call the full bring-in (case 40)
         self.acted[p] = self.level
+        self._put_in.add(p)
         self._bring_in_open = False
         self.events.append(_NEW(Acted, (p, "bring_in", amount, amount, amount == stack)))
         self._after_action(p)
@@ -718,6 +744,7 @@ class Hand:
             if amount == stack:
                 self._active -= 1
             self.bets[p] += amount
+            self._put_in.add(p)
             self.events.append(_NEW(Acted, (p, "call", amount, self.bets[p], amount == stack)))
         self.acted[p] = self.level
         self._after_action(p)
@@ -752,6 +779,7 @@ class Hand:
                 self.last_full_level = amount
         self.level = amount
         self.acted[p] = amount
+        self._put_in.add(p)
         self.aggressor = p
         word = "complete" if completing else "bet" if level == 0 else "raise"
         self.events.append(_NEW(Acted, (p, word, added, amount, all_in)))
@@ -786,6 +814,10 @@ class Hand:
         if amount is not None:
             raise IllegalAction("bad_amount", f"{action!r} takes no amount")
         if kind == "check_call":
+            if action == "check" and self.actor is not None and self.phase == BETTING:
+                p = self._check_turn(player, BETTING)
+                if self.bets[p] < self.level and not self._bring_in_open:
+                    raise IllegalAction("cannot_check", f"player {p} faces a bet: call, raise or fold")
             return self.check_call(player)
         apply = {"fold": self.fold, "show": self.show, "muck": self.muck, "bring_in": self.bring_in}
         return apply[kind](player)
@@ -800,9 +832,11 @@ class Hand:
         assert type(last) is HandEnded
         return last
 
-    def hand_value(self, p: int) -> int | None:
-        """The strength of player p's best five cards, once the board is complete."""
-        if len(self.board) < 5:
+    def hand_value(self, p: object) -> int | None:
+        """The strength of player p's best five cards, once all the cards are out."""
+        if type(p) is not int or not 0 <= p < self.n:
+            raise IllegalAction("bad_player", f"{p!r} is not a player of this hand")
+        if len(self.holes[p]) + len(self.board) < 7:
             return None
         return self._value(p)
 
@@ -836,7 +870,10 @@ _CARD_TYPE = frozenset((Card,))
 
 def _checked_deck(deck: Sequence[int], need: int) -> tuple[Card, ...]:
     """The deck as Cards, checked; a deck of distinct Card objects passes as it is."""
-    cards = tuple(deck)
+    try:
+        cards = tuple(deck)
+    except TypeError:
+        return check_deck(deck, need)  # says what is wrong
     if len(cards) >= need and _CARD_TYPE.issuperset(map(type, cards)) and len(set(cards)) == len(cards):
         return cast("tuple[Card, ...]", cards)
     return check_deck(deck, need)  # converts ints and strings, or says what is wrong
@@ -854,6 +891,21 @@ def _permutation(order: Sequence[int], pool: tuple[Card, ...]) -> list[Card]:
     if sorted(cards) != sorted(pool):
         raise GameError("the reshuffle must return the same cards in a new order")
     return cards
+
+
+def _check_blinds(game: Game, blinds: Sequence[int], bb: int) -> None:
+    """Blinds that make sense: the big blind's is the largest, each one is the small or the
+    big blind, and heads-up the big blind is player 0 (H4)."""
+    if not any(blinds):
+        return
+    allowed = {0, game.small_blind, game.big_blind}
+    odd = [b for b in blinds if b not in allowed]
+    if odd:
+        raise GameError(f"blinds must be 0, the small blind or the big blind, got {list(blinds)}")
+    if blinds[bb] != max(blinds):
+        raise GameError(f"player {bb} is the big blind but posts {blinds[bb]}, less than another blind")
+    if len(blinds) == 2 and all(blinds) and bb != 0:
+        raise GameError("heads-up the button posts the small blind: player 0 is the big blind (H4)")
 
 
 def _big_blind_position(blinds: Sequence[int]) -> int:

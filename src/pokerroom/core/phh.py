@@ -5,16 +5,30 @@
 (fields we do not model stay in ``HandHistory.extra`` and are written back).
 
 Variants: ``NT`` (no-limit Texas hold'em), ``FT`` (fixed limit: ``small_bet``/``big_bet``,
-blinds from the array) and ``PT``, our own code for pot-limit Texas hold'em with the same
-fields as ``NT``. Others (``F7S``, ``NS``, ``PO``, ...) and straddles, draws (``sd``),
-bring-ins (``pb``) and fractional chips raise ``UnsupportedError``.
+blinds from the array), ``PT``, our own code for pot-limit Texas hold'em with the same
+fields as ``NT``, and ``F7S`` (fixed-limit seven card stud: ``bring_in``, ``small_bet``,
+``big_bet`` and ``antes``, no blinds). Others (``NS``, ``PO``, ``F7S/8``, ...) and
+straddles, draws (``sd``), bring-ins (``pb``) in hold'em and fractional chips raise
+``UnsupportedError``.
 
 ``replay`` is strict: the deck comes from the file (hole deals transposed into the real
 dealing order; burns and ``??`` get cards that appear nowhere in the file), every action
 goes to the engine, ``d dh``/``d db`` lines and shown hands are checked against what it
 dealt, and nothing is repaired: a refused action is a ``ReplayError`` naming
 ``actions[i]`` (0-based) and the engine's reason. Players are in PHH order; heads-up the
-``antes`` and ``blinds_or_straddles`` apply reversed (p1 posts the big blind).
+``antes`` and ``blinds_or_straddles`` apply reversed (p1 posts the big blind), as in
+PokerKit (in stud this only matters for unequal antes).
+
+Stud (``F7S``): ``d dh p1 5d2sAd`` deals third street (two down, the third card up); each
+later street is the run of one-card ``d dh`` lines after a betting round (a player dealt
+twice in a run starts the next street, as in an all-in run-out), and ``d db Xx`` is the
+community card of a seventh street short of cards (S9, D4). The deck is third street
+transposed, then per street a burn and the street's cards in the file's order; if the
+engine must shuffle the burned cards into the stub, the ``reshuffle`` callback puts the
+cards the file deals next first. ``pN pb`` is the bring-in, ``pN cbr X`` completes, bets
+or raises to X. As PokerKit writes them, all-in hands are shown (``sm``) before the
+remaining cards are dealt and shown again after seventh street: a repeated show may name
+the first cards of the hand only, in dealing order.
 
 >>> hh = loads('''variant = 'NT'
 ... antes = [0, 0]
@@ -40,7 +54,7 @@ from typing import Any, Literal, NamedTuple, cast, overload
 
 from pokerroom.core.cards import FULL_DECK, Card, CardError
 from pokerroom.core.events import PotAwarded
-from pokerroom.core.hand import SHOWDOWN, STREET_NAMES, Hand, IllegalAction
+from pokerroom.core.hand import BETTING, SHOWDOWN, STREET_NAMES, Hand, IllegalAction
 from pokerroom.core.structures import Game, GameError, Structure
 
 __all__ = ["Action", "HandHistory", "PHHError", "ReplayError", "ReplayResult", "UnsupportedError", "dumps",
@@ -393,7 +407,9 @@ def _whole(name: str, v: Chips | None) -> int:
 
 
 def game_of(hh: HandHistory) -> Game:
-    """The engine's game for an NT, PT or FT hand; UnsupportedError for anything else."""
+    """The engine's game for an NT, PT, FT or F7S hand; UnsupportedError for anything else."""
+    if hh.variant == STUD:
+        return _stud_game_of(hh)
     structure = _STRUCTURES.get(hh.variant)
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
@@ -418,6 +434,28 @@ def game_of(hh: HandHistory) -> Game:
 
 
 _INT_ONLY = frozenset((int,))
+STUD = "F7S"
+
+
+def _stud_game_of(hh: HandHistory) -> Game:
+    for name in ("starting_stacks", "antes"):
+        for v in getattr(hh, name):
+            _whole(name, v)
+    blinds = hh.blinds_or_straddles
+    if blinds is not None and any(blinds):
+        raise PHHError(f"stud has antes and a bring-in, not blinds (blinds_or_straddles {blinds})")
+    antes = {a for a in hh.antes if a}
+    ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
+    return _stud_game(_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), ante,
+                      _whole("bring_in", hh.bring_in))
+
+
+@lru_cache(maxsize=64)
+def _stud_game(small: int, big: int, ante: int, bring_in: int) -> Game:
+    try:
+        return Game.stud(small, big, ante=ante, bring_in=bring_in)
+    except GameError as e:
+        raise PHHError(f"bad stakes: {e}") from None
 
 
 @lru_cache(maxsize=256)
@@ -490,6 +528,148 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     return deck, filled
 
 
+# A later stud street as the file deals it: (player, index into that player's cards), the
+# player None for the community card.
+_Street = list[tuple[int | None, int]]
+_DECK_SIZE = len(FULL_DECK)
+
+
+_Later = list[tuple[bool, list[Card | None]]]  # streets dealt after a reshuffle: (community?, cards)
+
+
+def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card], _Later]:
+    """Stud: the deck in dealing order, the cards that appear nowhere in the file (filled in
+    for burns, '??' and cards the file does not deal), and the streets to deal after the
+    engine reshuffles (community?, cards) in the order the file deals them."""
+    holes: list[list[Card | None]] = [[] for _ in range(n)]
+    board: list[Card | None] = []
+    seen: dict[Card, int] = {}
+    streets: list[_Street] = []
+    current: _Street | None = None
+    unknown = False
+    for i, a in enumerate(acts):
+        verb = a.verb
+        if verb == "dh" or verb == "db":
+            cards = a.cards
+            if cards is None:
+                continue
+            for c in cards:
+                if c is None:
+                    unknown = True
+                elif c in seen:
+                    raise _twice(i, a, c, seen[c])
+                else:
+                    seen[c] = i
+            if verb == "db":
+                if len(cards) != 1 or board:
+                    raise PHHError(f"actions[{i}] {a.text!r}: stud has at most one community card, dealt "
+                                   "on a seventh street short of cards (S9): 'd db' with one card")
+                board.append(cards[0])
+                current = [(None, 0)]
+                streets.append(current)
+                continue
+            p = a.target if a.target is not None else 0
+            dealt = holes[p]
+            if len(dealt) < 3:  # third street
+                if len(dealt) + len(cards) > 3:
+                    raise PHHError(f"actions[{i}] {a.text!r}: third street is three cards (two down, "
+                                   f"one up), this makes {len(dealt) + len(cards)} for p{p + 1}")
+                dealt.extend(cards)
+                continue
+            if len(cards) != 1:
+                raise PHHError(f"actions[{i}] {a.text!r}: after third street a 'd dh' line deals one card")
+            if len(dealt) == 7:
+                raise PHHError(f"actions[{i}] {a.text!r}: p{p + 1} already has seven cards")
+            short = [q for q in range(n) if len(holes[q]) < 3]
+            if short:
+                raise PHHError(f"actions[{i}] {a.text!r}: p{short[0] + 1} is not dealt third street yet")
+            if current is None or current[0][0] is None or any(q == p for q, _ in current):
+                current = []
+                streets.append(current)
+            current.append((p, len(dealt)))
+            dealt.append(cards[0])
+        elif verb == "f" or verb == "cc" or verb == "cbr" or verb == "pb":
+            current = None  # a betting round: the next deal starts a street
+            if verb == "cbr":
+                _whole(f"actions[{i}] {a.text!r}", a.amount)
+        elif verb == "sd":
+            raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: draws ('sd')")
+    for p, dealt_to in enumerate(holes):
+        if len(dealt_to) < 3:
+            raise PHHError(f"p{p + 1} is dealt {len(dealt_to)} cards on third street: stud needs 3 "
+                           "(two down, one up)")
+    if unknown:  # a hand shown at the showdown reveals unknown cards, in dealing order
+        for i, a in enumerate(acts):
+            if a.verb == "sm" and a.cards and a.actor is not None:
+                dealt = holes[a.actor]
+                for k, c in enumerate(a.cards):
+                    if c is not None and c not in dealt and None in dealt:
+                        if c in seen:
+                            raise _twice(i, a, c, seen[c])
+                        seen[c] = i
+                        dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
+    order: list[Card | None] = [holes[p][r] for r in range(3) for p in range(n)]
+    burns: list[int] = []  # where the burns go in ``order``
+    later: _Later = []
+    for street in streets:
+        community = street[0][0] is None
+        street_cards = [board[0] if q is None else holes[q][k] for q, k in street]
+        if later or community or _DECK_SIZE - len(order) < len(street_cards) + 1:
+            later.append((community, street_cards))
+        else:
+            burns.append(len(order))
+            order.append(None)
+            order.extend(street_cards)
+    # '??' first, then the burns: cards that appear nowhere in the file; when the burns are
+    # reshuffled into the stub (S9), a burn may also be a card the file deals after that
+    spare = [c for c in FULL_DECK if c not in seen]
+    unknown_at = [k for k, c in enumerate(order) if c is None and k not in burns]
+    reused = [c for _, cards in later for c in cards if c is not None]
+    fill = [*spare, *reused]
+    if len(unknown_at) > len(spare) or len(unknown_at) + len(burns) > len(fill):
+        raise PHHError(f"the file deals more cards than a deck holds ({len(seen)} cards and {len(burns)} burns)")
+    for k, c in zip([*unknown_at, *burns], fill, strict=False):
+        order[k] = c
+    deck = cast("list[Card]", order)
+    in_deck = set(deck)
+    deck += [c for c in FULL_DECK if c not in in_deck]
+    return deck, set(spare), later
+
+
+class _Reshuffle:
+    """The ``reshuffle`` callback of a stud replay (S9, D4): the stub and the burned cards
+    reshuffled so that the cards the file deals next come first, a burn before each street
+    (spare cards for burns and '??')."""
+
+    def __init__(self, later: _Later) -> None:
+        self.later = later
+
+    def __call__(self, pool: tuple[Card, ...]) -> list[Card]:
+        rest = list(pool)
+        wanted = {c for _, cards in self.later for c in cards if c is not None}
+        order: list[Card] = []
+        while self.later:
+            community, cards = self.later[0]
+            if not community and len(rest) < len(cards) + 1:
+                break  # the engine will deal a community card: the replay reports the difference
+            gone = [c for c in cards if c is not None and c not in rest]
+            if gone:
+                raise PHHError(f"the file deals {_fmt(gone)} after the burned cards were shuffled into the "
+                               f"stub (S9), but the {len(pool)} cards reshuffled are {_fmt(sorted(pool))}")
+            slots: list[Card | None] = [None, *cards] if not community or len(rest) >= 2 else list(cards)
+            for c in slots:
+                if c is None:
+                    free = [x for x in rest if x not in wanted]
+                    if not free:
+                        raise PHHError(f"too few cards to burn after the reshuffle: {_fmt(sorted(pool))}")
+                    c = free[0]
+                rest.remove(c)
+                order.append(c)
+            wanted.difference_update(cards)
+            del self.later[0]
+        return order + rest
+
+
 def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
     return PHHError(f"actions[{i}] {a.text!r}: card {c} appears twice (also actions[{first}])")
 
@@ -508,6 +688,8 @@ def replay(hh: HandHistory) -> Hand:
     game = game_of(hh)
     n = len(hh.starting_stacks)
     acts = [parse_action(a) for a in hh.actions]
+    if game.variant == "stud":
+        return _replay_stud(hh, game, acts)
     deck, filled = _build_deck(acts, n)
     order = slice(None, None, -1 if n == 2 else 1)  # heads-up: forced bets reversed, p1 is the big blind
     antes = cast("list[int]", hh.antes)[order]  # game_of checked that these are whole chips
@@ -564,14 +746,118 @@ def replay(hh: HandHistory) -> Hand:
                                         f"is to act on the {STREET_NAMES[hand.street]}")
         while hand.actor is not None:  # cards speak: show the hands still undecided
             hand.show(hand.actor)
-    for ev in hand.events if filled and hand.reached_showdown else ():
+    if filled and hand.reached_showdown:
+        _check_known(hand, filled)
+    return hand
+
+
+def _check_known(hand: Hand, filled: set[Card]) -> None:
+    """The hands the showdown evaluated hold no card we filled in."""
+    for ev in hand.events:
         if type(ev) is PotAwarded and ev.value is not None:  # a hand was evaluated
             for p in ev.eligible:
                 if p not in hand.mucked and filled.intersection(hand.holes[p]):
-                    raise PHHError(f"p{p + 1}'s hole cards are unknown, but the showdown needs them")
+                    what = "cards" if hand.game.variant == "stud" else "hole cards"
+                    raise PHHError(f"p{p + 1}'s {what} are unknown, but the showdown needs them")
             if filled.intersection(hand.board):
                 raise PHHError("the showdown needs the whole board, but the file does not deal all of it")
+
+
+def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
+    """``replay`` for seven card stud (F7S)."""
+    n = len(hh.starting_stacks)
+    deck, filled, later = _build_stud_deck(acts, n)
+    antes = cast("list[int]", hh.antes)[::-1 if n == 2 else 1]  # as PokerKit: reversed heads-up
+    try:
+        hand = Hand(game, cast("list[int]", hh.starting_stacks), deck, antes=antes,
+                    reshuffle=_Reshuffle(later) if later else None)
+    except (GameError, CardError) as e:
+        raise PHHError(f"cannot start the hand: {e}") from None
+    holes, board = hand.holes, hand.board
+    dealt = [0] * n  # the cards of each player the file has dealt so far
+    board_seen = 0
+    started = False
+    for i, a in enumerate(acts):
+        verb = a.verb
+        try:
+            if verb == "f" or verb == "cc" or verb == "cbr" or verb == "pb":
+                _all_dealt(hand, dealt, board_seen)
+                started = True
+                if verb == "f":
+                    hand.fold(a.actor)
+                elif verb == "cc":
+                    hand.check_call(a.actor)
+                elif verb == "cbr":
+                    hand.bet_raise(a.amount, a.actor)
+                else:
+                    hand.bring_in(a.actor)
+            elif verb == "dh":
+                p = a.target if a.target is not None else 0
+                cards = a.cards or ()
+                k = dealt[p]
+                if k < 3 and started:
+                    raise PHHError("third street is dealt after the hand has begun")
+                if len(holes[p]) < k + len(cards):
+                    raise PHHError(_why_not_dealt(hand, p, board_seen))
+                _same_order(cards, holes[p][k:k + len(cards)], f"the file deals p{p + 1}", "the engine dealt")
+                dealt[p] = k + len(cards)
+            elif verb == "db":
+                if len(board) <= board_seen:
+                    live = [q for q in range(n) if not hand.folded[q]]
+                    if hand.phase == BETTING and hand.actor is not None:
+                        raise PHHError(f"the card is dealt before the betting is over "
+                                       f"(p{hand.actor + 1} is to act)")
+                    if live and len(holes[live[0]]) == 7:
+                        raise PHHError("the engine dealt seventh street to every player: there were enough "
+                                       "cards, a community card is only for a deck short of cards (S9, D4)")
+                    raise PHHError("the engine deals no community card here")
+                _same_order(a.cards or (), board[board_seen:board_seen + 1],
+                            "the file deals the community card", "the engine dealt")
+                board_seen += 1
+            elif verb == "sm":
+                started = True
+                _show_or_muck(hand, a)
+        except IllegalAction as illegal:
+            turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
+            raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
+        except PHHError as error:
+            raise ReplayError(i, a.text, str(error)) from None
+    if not hand.complete:
+        if hand.phase != SHOWDOWN:
+            raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
+                                        f"is to act on {hand.street_name}")
+        while hand.actor is not None:  # cards speak: show the hands still undecided
+            hand.show(hand.actor)
+    if hand.reached_showdown:
+        _check_known(hand, filled)
     return hand
+
+
+def _all_dealt(hand: Hand, dealt: list[int], board_seen: int) -> None:
+    """Every card the engine dealt has its 'd dh'/'d db' line before the next action."""
+    for p, cards in enumerate(hand.holes):
+        if len(cards) > dealt[p]:
+            raise PHHError(f"no 'd dh' line for the {_fmt(cards[dealt[p]:])} the engine dealt to p{p + 1}")
+    if len(hand.board) > board_seen:
+        raise PHHError(f"no 'd db' line for the community card {hand.board[board_seen]} the engine dealt")
+
+
+def _why_not_dealt(hand: Hand, p: int, board_seen: int) -> str:
+    if hand.folded[p]:
+        return f"p{p + 1} has folded"
+    if len(hand.board) > board_seen:
+        return (f"the engine dealt a community card ({hand.board[board_seen]}) instead: too few cards "
+                "for every player (S9, D4)")
+    if hand.phase == BETTING and hand.actor is not None:
+        return f"the card is dealt before the betting is over (p{hand.actor + 1} is to act)"
+    if len(hand.holes[p]) == 7:
+        return f"p{p + 1} already has seven cards"
+    return "the hand is over" if hand.complete else f"the engine deals no more cards to p{p + 1}"
+
+
+def _same_order(said: tuple[Card | None, ...], actual: list[Card], what: str, engine: str) -> None:
+    if len(said) != len(actual) or any(c is not None and c != d for c, d in zip(said, actual, strict=True)):
+        raise PHHError(f"{what} {_fmt(said)}, {engine} {_fmt(actual)}")
 
 
 def _show_or_muck(hand: Hand, a: Action) -> None:
@@ -589,7 +875,13 @@ def _show_or_muck(hand: Hand, a: Action) -> None:
     else:
         hand.verify_show(p)
     if a.cards is not None:
-        _same(a.cards, hand.holes[p], f"p{p + 1} shows")
+        have = hand.holes[p]
+        if done and len(a.cards) < len(have) and hand.game.variant == "stud":
+            # shown before the last cards were dealt (an all-in run-out): the first cards, in order
+            _same_order(a.cards, have[:len(a.cards)], f"the file says p{p + 1} shows",
+                        f"the engine dealt {_fmt(have)}, starting")
+        else:
+            _same(a.cards, have, f"p{p + 1} shows")
     if not done:
         hand.show(p)
 

@@ -40,12 +40,15 @@ def build_pots(
     folded: Sequence[bool],
     all_in: Sequence[bool],
     dead: int = 0,
+    dead_antes: Sequence[int] | None = None,
 ) -> list[Pot]:
     """Main pot first, then side pots, from what each player put in this hand.
 
     A pot closes at each all-in level of a live player; folded players' chips stay in the
-    pots they reached. ``dead`` money (dead blinds, a big-blind ante) goes to the main pot.
-    Uncalled chips must have been returned before (``uncalled``).
+    pots they reached. ``dead`` money (dead blinds) goes to the main pot. ``dead_antes``
+    (antes not everyone pays alike, such as a big-blind ante) are dead money too, but a
+    player all in on his ante can win of them only as much as he matched. Uncalled chips
+    must have been returned before (``uncalled``).
     """
     live = [i for i, f in enumerate(folded) if not f]
     if not live:
@@ -69,6 +72,30 @@ def build_pots(
     extra = sum(c - top for c in contributions if c > top)
     if extra:
         pots[-1] = Pot(pots[-1].amount + extra, pots[-1].eligible)
+    if dead_antes is not None and any(dead_antes):
+        for pot in _ante_pots(contributions, dead_antes, live, all_in):
+            same = next((k for k, p in enumerate(pots) if p.eligible == pot.eligible), -1)
+            if same >= 0:
+                pots[same] = Pot(pots[same].amount + pot.amount, pot.eligible)
+            else:
+                pots.append(pot)
+    return pots
+
+
+def _ante_pots(
+    contributions: Sequence[int], antes: Sequence[int], live: list[int], all_in: Sequence[bool]
+) -> list[Pot]:
+    """Dead antes split at the level of each live player who is all in on his ante."""
+    short = {i for i in live if all_in[i] and contributions[i] == 0 and antes[i]}
+    levels = sorted({antes[i] for i in short} | {max(antes)})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(a, level) - min(a, previous) for a in antes)
+        eligible = tuple(i for i in live if i not in short or antes[i] >= level)
+        if amount:
+            pots.append(Pot(amount, eligible))
+        previous = level
     return pots
 
 

@@ -63,6 +63,13 @@ class Game:
     open_pair_big_bet: bool = True  # stud, fourth street (S6, D8)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.structure, Structure):
+            raise GameError(f"structure must be a Structure, got {self.structure!r}")
+        for flag in ("heads_up_uncapped", "open_pair_big_bet"):
+            if type(getattr(self, flag)) is not bool:
+                raise GameError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        if self.cap is not None and type(self.cap) is not int:
+            raise GameError(f"cap must be a whole number of bets, got {self.cap!r}")
         for name in ("small_blind", "big_blind", "ante", "min_bet", "small_bet", "big_bet"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:

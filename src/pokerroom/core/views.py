@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from pokerroom.core.cards import Card
 from pokerroom.core.events import Event, for_viewer
-from pokerroom.core.hand import COMPLETE, Hand, Legal
+from pokerroom.core.hand import COMPLETE, Hand, IllegalAction, Legal
 from pokerroom.core.pots import Pot
 
 
@@ -81,8 +81,8 @@ def events_for(hand: Hand, viewer: int | None) -> tuple[Event, ...]:
 
 def view(hand: Hand, viewer: int | None) -> HandView:
     """The hand projected for one player (an index) or an observer (None)."""
-    if viewer is not None and not 0 <= viewer < hand.n:
-        raise ValueError(f"viewer {viewer} is not a player of this hand")
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < hand.n):
+        raise IllegalAction("bad_viewer", f"viewer {viewer!r} is not a player of this hand")
     visible = visible_holes(hand, viewer)
     seats = tuple(
         SeatView(
