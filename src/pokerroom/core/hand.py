@@ -540,6 +540,8 @@ class Hand:
         all_in_to = bets[p] + stacks[p]
         if all_in_to <= level or not self._others_can_respond(p):
             return None
+        if self._bring_in_open and all_in_to <= self.game.bring_in:
+            return None  # case 40: short of a full bring-in, all he can do is post it
         acted = self.acted[p]
         if self._fixed:
             if self.bets_count >= self._cap and not (
