@@ -1142,3 +1142,27 @@ def test_bad_input_fold_with_nothing_to_call_on_fourth_street() -> None:
     hand = fourth_street()
     refused(hand, "nothing_to_call", hand.fold)
     refused(hand, "not_your_turn", lambda: hand.check_call(player=0))
+
+
+@pytest.mark.parametrize("first_ten", ["Tc", "Ts"])
+def test_D5_case_45_odd_chip_uses_the_most_favourable_five(first_ten: str) -> None:
+    """D5: with two equally good fives, the player plays the one with the highest card by
+    suit: p0 holds both the ten of clubs and the ten of spades, so he gets the odd chip
+    against p1's ten of hearts whichever ten was dealt first."""
+    other = "Ts" if first_ten == "Tc" else "Tc"
+    top = [first_ten, "Th", "Qd", "2d", "Kc", "Qh", "6c", "6d", "As", "4c", "7s", "7h", "4d",
+           "8d", "8c", "4h", "9c", "9d", "4s", other, "3h"]
+    used = set(parse_cards("".join(top)))
+    deck = list(parse_cards("".join(top))) + [c for c in FULL_DECK if c not in used]
+    hand = Hand(Game.stud(10, 20, ante=1, bring_in=3), [100, 100, 100], deck)
+    hand.bring_in(0)
+    hand.check_call(1)
+    hand.fold(2)
+    while not hand.complete:
+        if hand.phase == "showdown":
+            hand.show()
+        else:
+            hand.check_call()
+    award = next(e for e in hand.events if type(e) is PotAwarded)
+    assert award.amount == 9 and set(award.winners) == {0, 1}
+    assert dict(zip(award.winners, award.shares, strict=True)) == {0: 5, 1: 4}

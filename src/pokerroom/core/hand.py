@@ -21,10 +21,11 @@ included). ``legal_actions()`` gives the exact minimum and maximum amounts.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations
 from typing import NamedTuple, cast
 
 from pokerroom.core.cards import Card, check_deck
-from pokerroom.core.evaluator import best_five, evaluate_ints
+from pokerroom.core.evaluator import evaluate_ints
 from pokerroom.core.events import (
     Acted,
     BoardDealt,
@@ -473,6 +474,13 @@ class Hand:
             v = self._values[p] = evaluate_ints(self.holes[p] + self.board)
         return v
 
+    def _best_top_card(self, p: int) -> Card:
+        """D5 (stud): the highest card by suit among five cards that make p's best hand;
+        when several fives are equally good, the player plays the most favourable."""
+        cards = self.holes[p] + self.board
+        value = self._value(p)
+        return max(max(five) for five in combinations(cards, 5) if evaluate_ints(five) == value)
+
     def _award(self) -> None:
         stacks, ev, mucked = self.stacks, self.events, self.mucked
         for index in range(len(self._pots) - 1, -1, -1):
@@ -486,8 +494,8 @@ class Hand:
                 value = max(values.values())
                 winners = tuple(p for p in contenders if values[p] == value)
             if self._stud and len(winners) > 1:  # D5: highest card by suit among the five played
-                fives = [best_five(self.holes[p] + self.board) for p in winners]
-                winners = tuple(odd_chip_order(winners, fives))
+                tops = [self._best_top_card(p) for p in winners]
+                winners = tuple(odd_chip_order(winners, [(c,) for c in tops]))
             shares = split(pot.amount, winners)
             for p, s in zip(winners, shares, strict=True):
                 stacks[p] += s
@@ -764,7 +772,9 @@ class Hand:
         all_in = self.stacks[p] == 0
         if all_in:
             self._active -= 1
-        completing = self._stud and self.street == 0 and self.bets_count == 0
+        completing = (
+            self._stud and self.street == 0 and self.bets_count == 0 and amount >= self.game.small_bet
+        )
         self._bring_in_open = False
         if self._fixed:
             if self._big_option and amount - self.last_full_level >= self.game.big_bet:

@@ -83,8 +83,8 @@ class Game:
                 raise GameError("seven card stud is played fixed limit here")
             if self.small_blind or self.big_blind:
                 raise GameError("stud has antes and a bring-in, not blinds")
-            if not isinstance(self.bring_in, int) or not 0 < self.bring_in <= self.small_bet:
-                raise GameError("stud needs a bring-in between 1 and the small bet")
+            if type(self.bring_in) is not int or not 0 < self.bring_in < self.small_bet:
+                raise GameError("stud needs a bring-in of at least 1 and less than the small bet")
         if self.structure.fixed:
             if self.small_bet <= 0 or self.big_bet < self.small_bet:
                 raise GameError("fixed limit needs 0 < small_bet <= big_bet")

@@ -70,6 +70,7 @@ def has_open_pair(up_cards: Sequence[Sequence[Card]], live: Sequence[bool]) -> b
 
 def odd_chip_order(winners: Sequence[int], best_fives: Sequence[Sequence[Card]]) -> list[int]:
     """Winners ordered for odd chips in stud (D5, case 45, TDA 20-B): the highest card by
-    suit among the five cards each one plays comes first."""
+    suit among the five cards each one plays comes first (give each winner's most
+    favourable five, or just its top card)."""
     top = {p: max(five) for p, five in zip(winners, best_fives, strict=True)}
     return sorted(winners, key=lambda p: -top[p])
