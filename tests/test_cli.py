@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from pokerroom.bench.data import shared_phh
-from pokerroom.cli import main
+from pokerroom.cli import describe_events, main, play_random_stud_hand, stud_defaults
 from pokerroom.core.cards import seeded_deck
 from pokerroom.core.hand import Legal
-from pokerroom.core.phh import HandHistory, dumps
+from pokerroom.core.phh import HandHistory, dumps, loads, replay
 from pokerroom.core.structures import Game
 from pokerroom.sim import play_random_hand, random_action
 
@@ -86,6 +86,34 @@ def test_replay_a_pluribus_session(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @needs_data
+def test_replay_the_wsop_stud_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(DATA / "wsop-2023-43-5" / f"{k}.phh") for k in ("6", "9", "10", "11", "69", "71", "74")]
+    code, lines = run(capsys, "replay", *files)
+    assert code == 0
+    assert lines[-1] == "hands: 7, ok: 7, mismatched: 0, errors: 0, unsupported: 0"
+    assert all(line.startswith("ok") and line.endswith(" F7S") for line in lines[:-1])
+    code, lines = run(capsys, "replay", "--json", files[0])
+    (record,) = [json.loads(line) for line in lines]
+    assert list(record) == KEYS
+    assert record | {"path": None} == {"path": None, "hand": None, "variant": "F7S",
+                                       "finishing_stacks": [2150000, 9750000, 4675000, 8225000, 4900000],
+                                       "expected": [2150000, 9750000, 4675000, 8225000, 4900000], "ok": True,
+                                       "error": None, "note": None}
+
+
+def test_replay_a_stud_error_names_the_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hh = HandHistory("F7S", [1, 1, 1], [100, 100, 100], ["d dh p1 AsKsQh", "d dh p2 7h2d3c", "d dh p3 8c8d9s",
+                     "p1 pb"], bring_in=3, small_bet=10, big_bet=20)
+    (tmp_path / "stud.phh").write_text(dumps(hh))
+    code, lines = run(capsys, "replay", "--json", str(tmp_path / "stud.phh"))
+    assert code == 1
+    record = json.loads(lines[0])
+    assert record["variant"] == "F7S" and record["ok"] is False
+    assert record["error"].startswith("actions[3] 'p1 pb': it is player 1's turn")
+    assert "(p2 is to act)" in record["error"]
+
+
+@needs_data
 def test_installed_entry_point_subprocess() -> None:
     exe = Path(sys.executable).parent / "pokerroom"
     if not exe.exists():
@@ -126,7 +154,67 @@ def test_simulate_is_reproducible_and_shows_hands(capsys: pytest.CaptureFixture[
         assert fragment in text
 
 
+def test_simulate_stud_conserves_chips(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = run(capsys, "simulate", "--game", "STUD", "--hands", "300", "--players", "8", "--seed", "5")
+    assert code == 0
+    assert lines[-1].startswith("hands: 300, actions: ") and "chips conserved: yes" in lines[-1]
+    assert lines[-1].endswith("(8 players, STUD 10/20, ante 1, bring-in 3, stacks 1000, seed 5)")
+    code, lines = run(capsys, "simulate", "--game", "STUD", "--hands", "50", "--players", "2",
+                      "--stakes", "2/4", "--ante", "0", "--bring-in", "1", "--stack", "30")
+    assert code == 0 and lines[-1].endswith("(2 players, STUD 2/4, ante 0, bring-in 1, stacks 30, seed 0)")
+
+
+def test_simulate_stud_shows_streets_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--game", "STUD", "--hands", "40", "--players", "3", "--stack", "60", "--show"]
+    code, first = run(capsys, *argv, "--seed", "1")
+    assert code == 0 and run(capsys, *argv, "--seed", "1")[1] == first
+    text = "\n".join(first)
+    for fragment in ("Hand 1 (seed 1): Seven card stud 10/20, ante 1, bring-in 3, 3 players, stacks 60",
+                     "p1 posts an ante 1", " brings in 3", " completes to 10", "end of third street: pot ",
+                     "main pot ", "stacks: p1 "):
+        assert fragment in text, fragment
+    # hand 27: third street with the down cards in brackets, what each player shows, a run-out
+    hand = text[text.index("Hand 27 "):text.index("Hand 28 ")]
+    assert "  third street: p1 [Kc Ah] 9c, p2 [Js 9s] 3d, p3 [5s 6c] 8d\n  p2 brings in 3\n" in hand
+    assert "  fourth street: p2 Kh (showing 3d Kh), p3 Th (showing 8d Th)\n" in hand
+    assert "  p2 bets 16 (all-in)\n  p3 calls 16 (all-in)\n" in hand
+    assert "  p2 shows Js 9s 3d Kh 9d Jc (forced)\n" in hand
+    assert "  seventh street: p2 [Kd], p3 [Ts]\n  p2 shows Js 9s 3d Kh 9d Jc Kd (forced)\n" in hand
+    assert "main pot 121 to p2 121 (Two pair, kings and jacks)" in hand
+
+
+def test_describe_a_stud_community_card() -> None:
+    from tests.core.test_phh import PK_COMMUNITY_CARD
+
+    lines = describe_events(replay(loads(PK_COMMUNITY_CARD)).events)  # stud found from the up cards
+    sixth = next(k for k, line in enumerate(lines) if line.startswith("end of sixth street: pot "))
+    assert lines[sixth + 1:sixth + 3] == [
+        "the burned cards are shuffled into the stub: 4 cards",
+        "seventh street: community card Ah for every player (too few cards left)",
+    ]
+
+
+def test_stud_defaults_and_random_stud_play() -> None:
+    assert [stud_defaults(s) for s in (2, 4, 10, 20, 100)] == [(1, 1), (1, 1), (1, 3), (2, 6), (10, 30)]
+    game = Game.stud(10, 20, ante=1, bring_in=3)
+    kinds = set()
+    for seed in range(200):
+        rng = random.Random(seed)
+        stacks = [rng.randint(1, 300) for _ in range(2 + seed % 7)]
+        hand = play_random_stud_hand(game, stacks, seeded_deck(seed), rng)
+        assert hand.complete and sum(hand.stacks) == sum(stacks)
+        kinds |= {e.action for e in hand.events if type(e).__name__ == "Acted"}
+    assert {"bring_in", "complete", "fold", "call", "check", "bet", "raise"} <= kinds
+
+
 @pytest.mark.parametrize(("argv", "message"), [
+    (["simulate", "--game", "STUD", "--players", "9"], "--players: stud seats 2 to 8 players, not 9"),
+    (["simulate", "--ante", "2"], "--ante and --bring-in are for --game STUD"),
+    (["simulate", "--game", "STUD", "--bring-in", "11"], "pokerroom simulate: error: stud needs a bring-in"),
+    (["simulate", "--game", "STUD", "--stakes", "1/2"], "pokerroom simulate: error: stud needs a bring-in"),
+    (["simulate", "--game", "STUD", "--bring-in", "0"], "argument --bring-in: 0 is out of range"),
+    (["simulate", "--game", "STUD", "--ante", "-1"], "argument --ante: -1 is out of range"),
+    (["simulate", "--game", "stud"], "argument --game: invalid choice: 'stud'"),
     (["simulate", "--players", "1"], "argument --players: 1 is out of range: must be from 2 to 22"),
     (["simulate", "--players", "x"], "'x' is not a whole number"),
     (["simulate", "--hands", "0"], "argument --hands: 0 is out of range: must be at least 1"),

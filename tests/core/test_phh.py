@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import datetime
+import random
 from pathlib import Path
 
 import pytest
 
 from pokerroom.bench.data import shared_phh
-from pokerroom.core.cards import Card
-from pokerroom.core.events import Posted
+from pokerroom.core.cards import Card, format_cards, seeded_deck
+from pokerroom.core.events import Acted, BoardDealt, HoleDealt, Mucked, Posted, Reshuffled, Shown
 from pokerroom.core.hand import Hand
 from pokerroom.core.phh import (
     HandHistory,
@@ -27,7 +28,7 @@ from pokerroom.core.phh import (
     replay_paths,
     verify,
 )
-from pokerroom.core.structures import Structure
+from pokerroom.core.structures import Game, Structure
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = shared_phh()
@@ -72,17 +73,21 @@ def rel(r: ReplayResult) -> str:
     return Path(r.path).relative_to(DATA).as_posix()
 
 
+WSOP_STUD = ("6", "9", "10", "11", "69", "71", "74")
+
+
 @needs_data
-def test_every_nt_and_ft_hand_replays_to_its_finishing_stacks(results: list[ReplayResult]) -> None:
-    ours = [r for r in results if r.variant in ("NT", "FT")]
+def test_every_nt_ft_and_f7s_hand_replays_to_its_finishing_stacks(results: list[ReplayResult]) -> None:
+    ours = [r for r in results if r.variant in ("NT", "FT", "F7S")]
     assert [r for r in ours if r.error] == []
-    assert len(ours) == 4698  # 4,687 Pluribus + 6 NT and 4 FT at the WSOP + 1 historical NT
+    assert len(ours) == 4705  # 4,687 Pluribus + 6 NT, 4 FT and 7 F7S at the WSOP + 1 historical NT
     assert sum(rel(r).startswith("pluribus/") for r in ours) == 4687
-    assert sorted(rel(r) for r in ours if rel(r).startswith("wsop")) == [
-        f"wsop-2023-43-5/{k}.phh" for k in ("3", "34", "37", "39", "40", "63", "65", "66", "67", "68")
-    ]
+    assert sorted(rel(r) for r in ours if rel(r).startswith("wsop")) == sorted(
+        f"wsop-2023-43-5/{k}.phh"
+        for k in ("3", "34", "37", "39", "40", "63", "65", "66", "67", "68", *WSOP_STUD)
+    )
     exact = [r for r in ours if r.ok and r.note is None]
-    assert len(exact) == 4693
+    assert len(exact) == 4700
     assert all(r.finishing_stacks == r.expected for r in exact)
     half = [r for r in ours if r.note is not None]
     assert {(rel(r), r.hand) for r in half} == HALF_CHIP_HANDS
@@ -98,10 +103,26 @@ def test_every_nt_and_ft_hand_replays_to_its_finishing_stacks(results: list[Repl
 
 
 @needs_data
+def test_the_wsop_stud_hands_replay_exactly(results: list[ReplayResult]) -> None:
+    stud = {rel(r): r for r in results if r.variant == "F7S"}
+    assert sorted(stud) == sorted(f"wsop-2023-43-5/{k}.phh" for k in WSOP_STUD)
+    for r in stud.values():
+        assert (r.ok, r.error, r.note) == (True, None, None) and r.finishing_stacks == r.expected
+    (_, hh), = load(DATA / "wsop-2023-43-5" / "6.phh")
+    hand = replay(hh)
+    assert hand.stacks == [2150000, 9750000, 4675000, 8225000, 4900000]
+    # p3 shows the lowest up card, 6d, and brings in; p2 wins with a queen-high straight
+    assert [(e.player, e.action, e.amount) for e in hand.events if type(e) is Acted][:2] == [
+        (2, "bring_in", 50000), (3, "fold", 0)]
+    assert [str(c) for c in hand.holes[1]] == ["Ts", "9s", "8c", "4c", "7h", "6c", "Qc"]
+    assert hand.face_up[1] == [False, False, True, True, True, True, False]
+
+
+@needs_data
 def test_other_variants_are_reported_unsupported_by_name(results: list[ReplayResult]) -> None:
     unsupported = {rel(r): r for r in results if r.unsupported}
-    assert len(results) == 4698 + len(unsupported)
-    expected = {f"wsop-2023-43-5/{k}.phh": "F7S" for k in ("6", "9", "10", "11", "69", "71", "74")} | {
+    assert len(results) == 4705 + len(unsupported)
+    expected = {
         "historical/alice-carol-wikipedia.phh": "FB", "historical/antonius-blom-2009.phh": "PO",
         "historical/arieh-yockey-2019.phh": "F2L3D", "historical/phua-xuan-2019.phh": "NS",
     }
@@ -261,9 +282,12 @@ def test_game_of_each_variant() -> None:
         Structure.FIXED_LIMIT, 1, 2, 2, 4)
     with pytest.raises(PHHError, match="bad stakes"):
         game_of(nt([], blinds_or_straddles=[2, 1, 0]))
+    stud = game_of(f7s([]))
+    assert (stud.code, stud.variant, stud.small_bet, stud.big_bet, stud.ante, stud.bring_in, stud.cap) == (
+        "F7S", "stud", 10, 20, 1, 3, 4)
 
 
-@pytest.mark.parametrize("variant", ["F7S", "NS", "PO", "FO/8", "F2L3D", "FB", "F7S/8", "FR", "N2L1D", "XX"])
+@pytest.mark.parametrize("variant", ["NS", "PO", "FO/8", "F2L3D", "FB", "F7S/8", "FR", "N2L1D", "XX"])
 def test_unsupported_variants(variant: str) -> None:
     with pytest.raises(UnsupportedError, match=f"unsupported variant '{variant}'"):
         replay(nt(["d dh p1 AsKs"], variant=variant))
@@ -303,7 +327,7 @@ def test_heads_up_reverses_forced_bets() -> None:
                      [1, 2], min_bet=2)
     hand = replay(hh)
     posts = [(e.player, e.kind, e.amount) for e in hand.events if type(e) is Posted]
-    assert posts == [(0, "ante", 3), (0, "big_blind", 2), (1, "small_blind", 1)]
+    assert posts == [(0, "big_blind", 2), (1, "small_blind", 1), (0, "ante", 3)]  # a big-blind ante: after it
     assert hand.stacks == [100 - 3 - 2 + 3 + 2 + 2, 98]
     # p1 (the big blind) may not act first preflop: the button does
     err = replay_error(HandHistory("NT", [0, 0], [100, 100], ["d dh p1 AsKs", "d dh p2 7h2c", "p1 cc"],
@@ -459,3 +483,370 @@ def test_pot_limit_hands_use_our_pt_code() -> None:
     err = replay_error(nt([*DEAL3, "p3 cbr 8"], variant="PT"))
     assert (err.index, err.code) == (3, "amount_out_of_range") and "between 4 and 7" in str(err)
     assert replay(nt([*DEAL3, "p3 cbr 8", "p1 f", "p2 f"])).stacks == [99, 98, 103]  # fine in no limit
+
+
+# ---------------------------------------------------------------------------- seven card stud (F7S)
+
+
+def f7s(actions: list[str], n: int = 3, stacks: int = 100, **fields: object) -> HandHistory:
+    """A small fixed-limit stud hand: 10/20, ante 1, bring-in 3, ``n`` players."""
+    values: dict[str, object] = dict(variant="F7S", antes=[1] * n, bring_in=3, small_bet=10, big_bet=20,
+                                     starting_stacks=[stacks] * n, actions=actions)
+    values.update(fields)
+    return HandHistory(**values)  # type: ignore[arg-type]
+
+
+CHECK3 = ["p1 cc", "p2 cc", "p3 cc"]
+# up cards Qh, 3c, 9s: p2 brings in; from fourth street p1 shows the best board and opens
+STUD_DEAL = ["d dh p1 AsKsQh", "d dh p2 7h2d3c", "d dh p3 8c8d9s"]
+THIRD = ["p2 pb", "p3 cbr 10", "p1 cc", "p2 cc"]
+FOURTH = ["d dh p1 Jd", "d dh p2 4c", "d dh p3 Th"]
+STUD_CHECKED = [*STUD_DEAL, *THIRD, *FOURTH, *CHECK3, "d dh p1 5h", "d dh p2 5c", "d dh p3 6h", *CHECK3,
+                "d dh p1 7d", "d dh p2 6c", "d dh p3 2h", *CHECK3,
+                "d dh p1 Ah", "d dh p2 Jc", "d dh p3 8h", *CHECK3]
+
+
+def test_stud_replay_deals_in_real_order() -> None:
+    hand = replay(f7s(STUD_CHECKED))
+    assert hand.stacks == [89, 122, 89]  # p2's clubs flush beats trip eights
+    assert [str(c) for c in hand.deck[:9]] == ["As", "7h", "8c", "Ks", "2d", "8d", "Qh", "3c", "9s"]
+    burn = hand.deck[9]
+    assert str(burn) not in " ".join(STUD_CHECKED)  # a burn: a card the file never names
+    assert [str(c) for c in hand.deck[10:13]] == ["Jd", "4c", "Th"]
+    assert [str(c) for c in hand.holes[1]] == ["7h", "2d", "3c", "4c", "5c", "6c", "Jc"]
+    assert hand.face_up[0] == [False, False, True, True, True, True, False]
+    acts = [(e.player, e.action, e.to) for e in hand.events if type(e) is Acted][:4]
+    assert acts == [(1, "bring_in", 3), (2, "complete", 10), (0, "call", 10), (1, "call", 10)]
+    # the showdown lines: p1 (who could bet first) mucks, p2 shows, p3 mucks
+    shown = replay(f7s([*STUD_CHECKED, "p1 sm", "p2 sm 7h2d3c4c5c6cJc", "p3 sm"]))
+    assert shown.stacks == [89, 122, 89] and shown.mucked == {0, 2}
+
+
+def test_stud_round_trip_and_verify() -> None:
+    hh = f7s(STUD_CHECKED, finishing_stacks=[89, 122, 89], players=["Ann", "Bo", "Cy"], hand=3, event="Test",
+             ante_trimming_status=True, extra={"year": 2024})
+    text = dumps(hh)
+    assert loads(text) == hh
+    assert "bring_in = 3\nsmall_bet = 10\nbig_bet = 20\n" in text and "blinds_or_straddles" not in text
+    r = verify(hh, "x.phh")
+    assert (r.ok, r.variant, r.finishing_stacks, r.error) == (True, "F7S", [89, 122, 89], None)
+    assert list(r.to_json()) == ["path", "hand", "variant", "finishing_stacks", "expected", "ok", "error",
+                                 "note"]
+    assert verify(f7s(STUD_CHECKED, finishing_stacks=[89, 89, 122])).ok is False
+
+
+def test_stud_bring_in_out_of_turn() -> None:
+    err = replay_error(f7s([*STUD_DEAL, "p1 pb"]))
+    assert (err.index, err.text, err.code) == (3, "p1 pb", "not_your_turn") and "(p2 is to act)" in str(err)
+    err = replay_error(f7s([*STUD_DEAL, "p2 cc"]))  # the bring-in comes first
+    assert (err.index, err.code) == (3, "bring_in_first")
+    err = replay_error(f7s([*STUD_DEAL, "p2 pb", "p3 pb"]))  # only one bring-in
+    assert (err.index, err.code) == (4, "no_bring_in")
+    err = replay_error(f7s([*STUD_DEAL, *THIRD, *FOURTH, "p1 pb"]))
+    assert (err.index, err.code) == (10, "no_bring_in")
+
+
+def test_stud_wrong_completion_amount() -> None:
+    err = replay_error(f7s([*STUD_DEAL, "p2 pb", "p3 cbr 15"]))
+    assert (err.index, err.code) == (4, "amount_out_of_range") and "exactly 10" in str(err)
+    err = replay_error(f7s([*STUD_DEAL, "p2 cbr 3"]))  # a bring-in is 'pb', a completion is 10
+    assert (err.index, err.code) == (3, "amount_out_of_range")
+    # the bring-in may complete; the completion is not a raise: 20, 30, 40 follow (cap)
+    capped = [*STUD_DEAL, "p2 cbr 10", "p3 cbr 20", "p1 cbr 30", "p2 cbr 40", "p3 cbr 50"]
+    err = replay_error(f7s(capped))
+    assert (err.index, err.code) == (7, "cannot_raise") and "capped" in str(err)
+
+
+def test_stud_open_pair_big_bet_on_fourth_street() -> None:
+    pair = [*STUD_DEAL, *THIRD, "d dh p1 Qd", "d dh p2 4c", "d dh p3 Th"]  # p1 shows Qh Qd (S6, D8)
+    hand = replay(f7s([*pair, "p1 cbr 20", "p2 f", "p3 f"]))
+    assert hand.stacks == [122, 89, 89]
+    err = replay_error(f7s([*pair, "p1 cbr 15"]))
+    assert err.code == "amount_out_of_range" and "exactly 10 or 20" in str(err)
+
+
+def test_stud_all_in_run_out_as_pokerkit_writes_it() -> None:
+    # p1 is all in on fourth street; both hands are shown before the last cards, and again after
+    run_out = [*STUD_DEAL[:2], "p2 pb", "p1 cbr 10", "p2 cc", "d dh p1 Jd", "d dh p2 4c", "p1 cbr 10",
+               "p2 cc",
+               "p1 sm AsKsQhJd", "p2 sm 7h2d3c4c", "d dh p1 5h", "d dh p2 5c", "d dh p1 7d", "d dh p2 6c",
+               "d dh p1 Ah", "d dh p2 Jc", "p1 sm AsKsQhJd5h7dAh", "p2 sm 7h2d3c4c5c6cJc"]
+    hh = f7s(run_out, n=2, starting_stacks=[21, 100])
+    hand = replay(hh)
+    assert hand.stacks == [0, 121]
+    # a repeated show names the first cards, in dealing order, and they must match
+    bad = run_out.copy()
+    bad[9] = "p1 sm AsKsQhJc"
+    err = replay_error(f7s(bad, n=2, starting_stacks=[21, 100]))
+    assert err.index == 9 and "the file says p1 shows AsKsQhJc, the engine dealt AsKsQhJd5h7dAh" in str(err)
+    bad[9] = "p1 sm KsAsQhJd"
+    assert replay_error(f7s(bad, n=2, starting_stacks=[21, 100])).index == 9
+    # a show of part of a hand that was not shown before is refused
+    err = replay_error(f7s([*STUD_CHECKED, "p1 sm AsKs"]))
+    assert err.index == len(STUD_CHECKED) and "the file says p1 shows AsKs" in str(err)
+    # without the run-out in the file the hands are unknown: the showdown cannot be judged
+    with pytest.raises(PHHError, match="p1's cards are unknown, but the showdown needs them"):
+        replay(f7s(run_out[:11], n=2, starting_stacks=[21, 100]))
+
+
+PK_ALL_IN_ON_THE_BRING_IN = """variant = 'F7S'
+ante_trimming_status = false
+antes = [1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [3, 115]
+actions = ['d dh p1 KcQd8d', 'd dh p2 5d3hAd', 'p1 pb', 'p2 cc', 'p1 sm KcQd8d', 'p2 sm 5d3hAd', 'd dh p1 7c',
+  'd dh p2 4c', 'd dh p1 Jd', 'd dh p2 Th', 'd dh p1 8s', 'd dh p2 2d', 'd dh p1 Td', 'd dh p2 7h',
+  'p1 sm KcQd8d7cJd8sTd', 'p2 sm 5d3hAd4cTh2d7h']
+finishing_stacks = [0, 118]
+"""
+PK_ALL_IN_ON_THE_ANTE = """variant = 'F7S'
+ante_trimming_status = false
+antes = [1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [197, 1]
+actions = ['d dh p1 4sQsKh', 'd dh p2 5s4h5d', 'p2 sm 5s4h5d', 'p1 sm 4sQsKh', 'd dh p1 Qc', 'd dh p2 4c',
+  'd dh p1 Qh', 'd dh p2 8c', 'd dh p1 Tc', 'd dh p2 7c', 'd dh p1 Ad', 'd dh p2 6c', 'p1 sm 4sQsKhQcQhTcAd',
+  'p2 sm 5s4h5d4c8c7c6c']
+finishing_stacks = [196, 2]
+"""
+# PokerKit writes a bring-in all in (1 chip left after the ante) as 'cbr 1'
+PK_SHORT_BRING_IN = """variant = 'F7S'
+ante_trimming_status = false
+antes = [1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [22, 2]
+actions = ['d dh p1 6hAdJs', 'd dh p2 Jc3c4d', 'p2 cbr 1', 'p1 cc', 'p2 sm Jc3c4d', 'p1 sm 6hAdJs',
+  'd dh p1 Qd', 'd dh p2 9h', 'd dh p1 Jh', 'd dh p2 Tc', 'd dh p1 7d', 'd dh p2 As', 'd dh p1 9c',
+  'd dh p2 5d', 'p1 sm 6hAdJsQdJh7d9c', 'p2 sm Jc3c4d9hTcAs5d']
+finishing_stacks = [24, 0]
+"""
+# 8 players reach seventh street: stub 1 + 3 burns = 4 cards, one community card (S9, D4, case 43b)
+PK_COMMUNITY_CARD = """variant = 'F7S'
+ante_trimming_status = false
+antes = [1, 1, 1, 1, 1, 1, 1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [26, 146, 12, 13, 170, 76, 23, 27]
+actions = ['d dh p1 Qs3dKs', 'd dh p2 3sQdAd', 'd dh p3 4h7c6s', 'd dh p4 TsKdKc', 'd dh p5 6cQcTh',
+  'd dh p6 Kh2dTc', 'd dh p7 As3c8c', 'd dh p8 4cAcQh', 'p3 cbr 4', 'p4 cbr 8', 'p5 cc', 'p6 cbr 12', 'p7 cc',
+  'p8 cc', 'p1 cbr 16', 'p2 cc', 'p3 cc', 'p4 cc', 'p5 cc', 'p6 cc', 'p7 cc', 'p8 cc', 'd dh p1 2c',
+  'd dh p2 9d', 'd dh p3 6h', 'd dh p4 2h', 'd dh p5 4s', 'd dh p6 8h', 'd dh p7 4d', 'd dh p8 5d', 'p5 cc',
+  'p6 cc', 'p7 cc', 'p8 cc', 'p1 cbr 4', 'p2 cc', 'p5 cbr 8', 'p6 cbr 12', 'p7 cc', 'p8 cc', 'p1 cc', 'p2 cc',
+  'p5 cc', 'd dh p1 5h', 'd dh p2 5c', 'd dh p3 7d', 'd dh p4 Jd', 'd dh p5 Td', 'd dh p6 3h', 'd dh p7 6d',
+  'd dh p8 8d', 'p5 cbr 8', 'p6 cbr 16', 'p2 cc', 'p5 cbr 24', 'p6 cc', 'p2 cc', 'd dh p1 Jc', 'd dh p2 Jh',
+  'd dh p3 7s', 'd dh p4 9c', 'd dh p5 9s', 'd dh p6 8s', 'd dh p7 2s', 'd dh p8 Js', 'p5 cbr 8', 'p6 cc',
+  'p2 cc', 'd db Ah', 'p5 cc', 'p6 cbr 8', 'p2 cc', 'p5 cc', 'p6 sm Kh2dTc8h3h8s', 'p7 sm As3c8c4d6d2s',
+  'p8 sm 4cAcQh5d8dJs', 'p1 sm Qs3dKs2c5hJc', 'p2 sm 3sQdAd9d5cJh', 'p3 sm 4h7c6s6h7d7s',
+  'p4 sm TsKdKc2hJd9c', 'p5 sm 6cQcTh4sTd9s']
+finishing_stacks = [0, 289, 96, 0, 101, 7, 0, 0]
+"""
+# 7 players reach seventh street: stub 7 + 3 burns = 10 cards reshuffled, burn, deal (case 43a)
+PK_RESHUFFLE = """variant = 'F7S'
+ante_trimming_status = false
+antes = [1, 1, 1, 1, 1, 1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [169, 26, 105, 19, 1, 10, 30]
+actions = ['d dh p1 Tc3h7h', 'd dh p2 3c7sKh', 'd dh p3 5h8sJs', 'd dh p4 Jh4dAh', 'd dh p5 2hQd6d',
+  'd dh p6 ThKd4h', 'd dh p7 4c8d9s', 'p6 pb', 'p7 cbr 4', 'p1 cbr 8', 'p2 cc', 'p3 cbr 12', 'p4 cbr 16',
+  'p6 cc', 'p7 cc', 'p1 cc', 'p2 cc', 'p3 cc', 'd dh p1 8c', 'd dh p2 As', 'd dh p3 6h', 'd dh p4 Ac',
+  'd dh p5 Td', 'd dh p6 8h', 'd dh p7 7c', 'p4 cbr 2', 'p7 cc', 'p1 cc', 'p2 cbr 6', 'p3 cbr 10',
+  'p7 cbr 13', 'p1 cc', 'p2 cc', 'p3 cc', 'd dh p1 Qc', 'd dh p2 2d', 'd dh p3 5d', 'd dh p4 5c',
+  'd dh p5 Jc', 'd dh p6 6s', 'd dh p7 3s', 'p1 cc', 'p3 cbr 8', 'p1 cc', 'd dh p1 2c', 'd dh p2 Ks',
+  'd dh p3 4s', 'd dh p4 Ad', 'd dh p5 6c', 'd dh p6 Ts', 'd dh p7 7d', 'p1 cc', 'p3 cc', 'd dh p1 5s',
+  'd dh p2 2s', 'd dh p3 9c', 'd dh p4 Jd', 'd dh p5 Qh', 'd dh p6 Qs', 'd dh p7 Kc', 'p1 cc', 'p3 cbr 8',
+  'p1 f', 'p3 sm 5h8sJs6h5d4s9c', 'p4 sm Jh4dAhAc5cAdJd', 'p5 sm 2hQd6dTdJc6cQh', 'p6 sm ThKd4h8h6sTsQs',
+  'p7 sm 4c8d9s7c3s7dKc', 'p2 sm 3c7sKhAs2dKs2s']
+finishing_stacks = [131, 28, 83, 106, 0, 0, 12]
+"""
+
+
+@pytest.mark.parametrize("text", [PK_ALL_IN_ON_THE_BRING_IN, PK_ALL_IN_ON_THE_ANTE, PK_SHORT_BRING_IN,
+                                  PK_COMMUNITY_CARD, PK_RESHUFFLE])
+def test_pokerkit_stud_hands(text: str) -> None:
+    """Hands written by PokerKit 0.7.7 (its habits: shows before the run-out, shown again)."""
+    hh = loads(text)
+    r = verify(hh)
+    assert (r.ok, r.error) == (True, None), r.error
+    assert loads(dumps(hh)) == hh
+
+
+def test_stud_all_in_bring_in_written_as_cbr() -> None:
+    hand = replay(loads(PK_SHORT_BRING_IN))
+    acts = [(e.player, e.action, e.amount, e.all_in) for e in hand.events if type(e) is Acted]
+    assert acts == [(1, "bring_in", 1, True), (0, "call", 2, False)]  # calls the full bring-in (case 40)
+    # only an all-in for no more than the bring-in is read so: otherwise 'cbr' completes, bets or raises
+    err = replay_error(f7s([*STUD_DEAL, "p2 cbr 2"], starting_stacks=[100, 4, 100]))
+    assert err.code == "cannot_raise"
+    all_in = f7s([*STUD_DEAL, "p2 cbr 3", "p3 f", "p1 f"], starting_stacks=[100, 4, 100])
+    assert replay(all_in).stacks == [99, 6, 99]
+    err = replay_error(f7s([*STUD_DEAL, "p2 cbr 3"], starting_stacks=[100, 5, 100]))
+    assert err.code == "amount_out_of_range"
+
+
+def test_stud_card_shortage_replays() -> None:
+    community = replay(loads(PK_COMMUNITY_CARD))
+    assert [str(c) for c in community.board] == ["Ah"]
+    assert [type(e).__name__ for e in community.events].count("Reshuffled") == 1
+    assert all(len(cards) == 6 for cards in community.holes)
+    reshuffled = replay(loads(PK_RESHUFFLE))
+    assert reshuffled.board == [] and [str(c) for c in reshuffled.holes[6][-1:]] == ["Kc"]
+    # the community card line is checked against what the engine dealt
+    bad = loads(PK_COMMUNITY_CARD)
+    bad.actions = [a.replace("d db Ah", "d db Kh") for a in bad.actions]
+    with pytest.raises(PHHError, match="card Kh appears twice"):
+        replay(bad)
+    # a community card where every player could have a card is refused
+    err = replay_error(f7s([*STUD_CHECKED[:-6], "d db Ah"]))
+    assert "the engine dealt seventh street to every player" in str(err)
+
+
+@pytest.mark.parametrize(("actions", "message"), [
+    (["d dh p1 AsKs", *STUD_DEAL[1:]], "p1 is dealt 2 cards on third street: stud needs 3"),
+    (["d dh p1 AsKsQhQd", *STUD_DEAL[1:]], "third street is three cards (two down, one up), this makes 4"),
+    ([*STUD_DEAL, *THIRD, "d dh p1 JdQd"], "after third street a 'd dh' line deals one card"),
+    (["d dh p1 AsKsQh", "d dh p1 Jd", *STUD_DEAL[1:]], "p2 is not dealt third street yet"),
+    ([*STUD_CHECKED, "d dh p1 2s"], "p1 already has seven cards"),
+    ([*STUD_DEAL, "d db AhKh"], "stud has at most one community card"),
+    ([*STUD_DEAL, "p2 sd"], "unsupported: actions[3] 'p2 sd': draws ('sd')"),
+])
+def test_stud_deal_lines_that_cannot_be_a_stud_deal(actions: list[str], message: str) -> None:
+    with pytest.raises(PHHError) as info:
+        replay(f7s(actions))
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("actions", "index", "message"), [
+    ([*STUD_DEAL, "p2 pb", "d dh p1 Jd"], 4, "the card is dealt before the betting is over (p3 is to act)"),
+    ([*STUD_DEAL, *THIRD, "p1 cc"], 7, "no 'd dh' line for the "),
+    ([*STUD_DEAL, "p2 pb", "p3 f", "p1 cc", *FOURTH], 8, "p3 has folded"),
+    ([*STUD_DEAL, *THIRD, "d dh p2 4c", "d dh p1 Jd", "d dh p3 Th"], 7,
+     "the file deals p2 4c, the engine dealt Jd"),
+    ([*STUD_DEAL, "p2 pb", "p3 f", "p1 f", "d dh p1 Jd"], 6, "p1 has folded"),
+    ([*STUD_DEAL, "p2 pb", "p3 f", "p1 f", "d dh p2 Jd"], 6, "the hand is over"),
+    ([*STUD_DEAL, "p2 pb", "d dh p3 Jd", "p3 cbr 10"], 4, "the card is dealt before the betting is over"),
+    ([*STUD_DEAL, "p2 pb", "p3 f", "d dh p1 Jd"], 5, "before the betting is over (p1 is to act)"),
+    ([*STUD_DEAL, "p2 pb", "d db Jd"], 4, "the card is dealt before the betting is over"),
+    ([*STUD_DEAL[:2], "p2 pb", STUD_DEAL[2]], 2, "no 'd dh' line for the 8c8d9s the engine dealt to p3"),
+])
+def test_stud_replay_refuses_inconsistent_files(actions: list[str], index: int, message: str) -> None:
+    err = replay_error(f7s(actions))
+    assert err.index == index
+    assert message in str(err)
+
+
+def test_stud_the_file_ending_early() -> None:
+    err = replay_error(f7s([*STUD_DEAL, *THIRD, *FOURTH, "p1 cc"]))
+    assert err.index is None and "p2 is to act on fourth street" in str(err)
+    hand = replay(f7s(STUD_CHECKED))  # at the showdown the cards speak
+    assert hand.complete and hand.shown == {0, 1, 2}
+
+
+def test_stud_unknown_cards() -> None:
+    # a folded hand may be unknown but its up card; unknown cards are filled with unused cards
+    hand = replay(f7s(["d dh p1 ????Qh", *STUD_DEAL[1:], "p2 pb", "p3 cbr 10", "p1 f", "p2 f"]))
+    assert hand.stacks == [99, 96, 105] and hand.holes[0][2] == Card("Qh")
+    unknown = [a.replace("d dh p2 Jc", "d dh p2 ??") for a in STUD_CHECKED]
+    with pytest.raises(PHHError, match="p2's cards are unknown, but the showdown needs them"):
+        replay(f7s(unknown))
+    # the showdown reveals it (shows name the cards in dealing order)
+    hand = replay(f7s([*unknown, "p1 sm", "p2 sm 7h2d3c4c5c6cJc"]))
+    assert hand.holes[1][6] == Card("Jc") and hand.stacks == [89, 122, 89]
+    assert replay(f7s([*unknown, "p1 sm", "p2 sm"])).stacks == [89, 89, 122]  # trip eights, once p2 mucks
+
+
+def test_stud_stakes_and_unsupported_features() -> None:
+    with pytest.raises(PHHError, match="stud has antes and a bring-in, not blinds"):
+        replay(f7s(STUD_DEAL, blinds_or_straddles=[1, 2, 0]))
+    no_blinds = f7s([*STUD_DEAL, *THIRD[:1], "p3 f", "p1 f"], blinds_or_straddles=[0, 0, 0])
+    assert replay(no_blinds).stacks == [99, 102, 99]
+    with pytest.raises(PHHError, match="bad stakes: stud needs a bring-in"):
+        replay(f7s(STUD_DEAL, bring_in=11))
+    with pytest.raises(UnsupportedError, match="bring_in is not a whole number of chips"):
+        replay(f7s(STUD_DEAL, bring_in=2.5))
+    nine = [f"d dh p{p + 1} {r}c{r}d{r}h" for p, r in enumerate("AKQJT9876")]
+    with pytest.raises(PHHError, match="cannot start the hand: a stud hand needs 2 to 8 players"):
+        replay(f7s(nine, n=9))
+    # heads-up, unequal antes apply reversed, as PokerKit does
+    hand = replay(f7s([*STUD_DEAL[:2], "p2 pb", "p1 f"], n=2, antes=[2, 5]))
+    posts = [(e.player, e.amount) for e in hand.events if type(e) is Posted]
+    assert posts == [(0, 5), (1, 2)]
+
+
+def stud_actions(hand: Hand) -> list[str]:
+    """A finished engine hand written as PHH lines, the way PokerKit writes them: third
+    street per player, one line per card after, all-in hands shown before the run-out."""
+    actions: list[str] = []
+    third: dict[int, str] = {}
+    count = [0] * hand.n
+    for ev in hand.events:
+        if type(ev) is HoleDealt:
+            count[ev.player] += 1
+            if count[ev.player] <= 3:
+                third[ev.player] = third.get(ev.player, "") + str(ev.card)
+            else:
+                actions.append(f"d dh p{ev.player + 1} {ev.card}")
+            continue
+        actions += [f"d dh p{p + 1} {cards}" for p, cards in sorted(third.items())]
+        third = {}
+        if type(ev) is BoardDealt:
+            actions.append(f"d db {format_cards(ev.cards)}")
+        elif type(ev) is Acted:
+            verb = {"fold": "f", "check": "cc", "call": "cc", "bring_in": "pb"}.get(ev.action, f"cbr {ev.to}")
+            actions.append(f"p{ev.player + 1} {verb}")
+        elif type(ev) is Shown:
+            actions.append(f"p{ev.player + 1} sm {format_cards(ev.cards)}")
+        elif type(ev) is Mucked:
+            actions.append(f"p{ev.player + 1} sm")
+    return actions
+
+
+def play_stud(game: Game, stacks: list[int], seed: int) -> Hand:
+    """Mostly calling, so that many hands reach seventh street (and run short of cards)."""
+    rng = random.Random(seed)
+    hand = Hand(game, stacks, seeded_deck(seed))
+    while not hand.complete:
+        legal = hand.legal_actions()
+        if legal.show:
+            hand.act("muck" if legal.muck and rng.random() < 0.3 else "show", None, legal.player)
+        elif legal.bring_in:
+            if legal.min_to is not None and rng.random() < 0.3:
+                hand.act("complete", legal.min_to, legal.player)
+            else:
+                hand.act("bring_in", None, legal.player)
+        else:
+            roll = rng.random()
+            if roll < 0.08 and legal.fold:
+                hand.act("fold", None, legal.player)
+            elif roll < 0.25 and legal.min_to is not None and legal.max_to is not None:
+                hand.act("raise", rng.choice([legal.min_to, legal.max_to]), legal.player)
+            else:
+                hand.act("call", None, legal.player)
+    return hand
+
+
+def test_engine_stud_hands_written_as_phh_replay_the_same() -> None:
+    game = Game.stud(10, 20, ante=1, bring_in=3)
+    seen: dict[str, int] = {"showdown": 0, "run_out": 0, "reshuffle": 0, "community": 0}
+    for seed in range(400):
+        rng = random.Random(seed)
+        n = 2 + seed % 7
+        stacks = [rng.choice([1, 2, 5, 15, 40, 200, 400]) for _ in range(n)]
+        hand = play_stud(game, stacks, seed)
+        hh = f7s(stud_actions(hand), n=n, starting_stacks=stacks, finishing_stacks=list(hand.stacks))
+        ours = replay(loads(dumps(hh)))
+        assert (ours.stacks, ours.holes, ours.board) == (hand.stacks, hand.holes, hand.board), seed
+        kinds = {type(e) for e in hand.events}
+        seen["showdown"] += bool(hand.reached_showdown)
+        seen["run_out"] += sum(type(e) is Shown for e in hand.events) > len(hand.reached_showdown)
+        seen["reshuffle"] += Reshuffled in kinds
+        seen["community"] += BoardDealt in kinds
+    assert min(seen.values()) >= 5, seen

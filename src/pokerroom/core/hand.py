@@ -96,7 +96,7 @@ class Hand:
         antes: Sequence[int] | None = None,
         blinds: Sequence[int] | None = None,
         dead_blinds: Sequence[int] | None = None,
-        big_blind_position: int | None = None,
+        big_blind_position: object = None,
         reshuffle: Callable[[tuple[Card, ...]], Sequence[int]] | None = None,
     ) -> None:
         if not isinstance(game, Game):
@@ -688,6 +688,8 @@ class Hand:
             return "not enough chips to do more than call"
         if not self._others_can_respond(p):
             return "every other player is all-in"
+        if self._bring_in_open and self.bets[p] + self.stacks[p] <= self.game.bring_in:
+            return "short of a full bring-in, the only choice is to post it"
         if self.game.structure.fixed and self.bets_count >= (self.game.cap or 4):
             return f"the betting is capped at {self.game.cap} bets"
         return "the betting was not reopened by a full raise since the last action"

@@ -28,7 +28,8 @@ engine must shuffle the burned cards into the stub, the ``reshuffle`` callback p
 cards the file deals next first. ``pN pb`` is the bring-in, ``pN cbr X`` completes, bets
 or raises to X. As PokerKit writes them, all-in hands are shown (``sm``) before the
 remaining cards are dealt and shown again after seventh street: a repeated show may name
-the first cards of the hand only, in dealing order.
+the first cards of the hand only, in dealing order; and a bring-in all in (a player left
+with no more than the bring-in) is ``pN cbr X``, X his whole stack: it is the bring-in.
 
 >>> hh = loads('''variant = 'NT'
 ... antes = [0, 0]
@@ -627,7 +628,7 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
     reused = [c for _, cards in later for c in cards if c is not None]
     fill = [*spare, *reused]
     if len(unknown_at) > len(spare) or len(unknown_at) + len(burns) > len(fill):
-        raise PHHError(f"the file deals more cards than a deck holds ({len(seen)} cards and {len(burns)} burns)")
+        raise PHHError(f"the file deals more cards than a deck holds ({len(seen)} and {len(burns)} burns)")
     for k, c in zip([*unknown_at, *burns], fill, strict=False):
         order[k] = c
     deck = cast("list[Card]", order)
@@ -776,18 +777,16 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
     holes, board = hand.holes, hand.board
     dealt = [0] * n  # the cards of each player the file has dealt so far
     board_seen = 0
-    started = False
     for i, a in enumerate(acts):
         verb = a.verb
         try:
             if verb == "f" or verb == "cc" or verb == "cbr" or verb == "pb":
                 _all_dealt(hand, dealt, board_seen)
-                started = True
                 if verb == "f":
                     hand.fold(a.actor)
                 elif verb == "cc":
                     hand.check_call(a.actor)
-                elif verb == "cbr":
+                elif verb == "cbr" and not _all_in_bring_in(hand, a):
                     hand.bet_raise(a.amount, a.actor)
                 else:
                     hand.bring_in(a.actor)
@@ -795,8 +794,6 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
                 p = a.target if a.target is not None else 0
                 cards = a.cards or ()
                 k = dealt[p]
-                if k < 3 and started:
-                    raise PHHError("third street is dealt after the hand has begun")
                 if len(holes[p]) < k + len(cards):
                     raise PHHError(_why_not_dealt(hand, p, board_seen))
                 _same_order(cards, holes[p][k:k + len(cards)], f"the file deals p{p + 1}", "the engine dealt")
@@ -804,18 +801,17 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
             elif verb == "db":
                 if len(board) <= board_seen:
                     live = [q for q in range(n) if not hand.folded[q]]
-                    if hand.phase == BETTING and hand.actor is not None:
-                        raise PHHError(f"the card is dealt before the betting is over "
-                                       f"(p{hand.actor + 1} is to act)")
                     if live and len(holes[live[0]]) == 7:
                         raise PHHError("the engine dealt seventh street to every player: there were enough "
                                        "cards, a community card is only for a deck short of cards (S9, D4)")
+                    if hand.phase == BETTING and hand.actor is not None:
+                        raise PHHError(f"the card is dealt before the betting is over "
+                                       f"(p{hand.actor + 1} is to act)")
                     raise PHHError("the engine deals no community card here")
                 _same_order(a.cards or (), board[board_seen:board_seen + 1],
                             "the file deals the community card", "the engine dealt")
                 board_seen += 1
             elif verb == "sm":
-                started = True
                 _show_or_muck(hand, a)
         except IllegalAction as illegal:
             turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
@@ -831,6 +827,16 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
     if hand.reached_showdown:
         _check_known(hand, filled)
     return hand
+
+
+def _all_in_bring_in(hand: Hand, a: Action) -> bool:
+    """Whether 'pN cbr X' is how PokerKit writes a bring-in all in: X is all the player
+    has, no more than the bring-in, and he may only post it (case 40)."""
+    p = a.actor
+    if p is None or a.amount is None or a.amount > hand.game.bring_in or hand.street or hand.actor != p:
+        return False
+    legal = hand.legal_actions()
+    return bool(legal.bring_in) and legal.min_to is None and a.amount == hand.bets[p] + hand.stacks[p]
 
 
 def _all_dealt(hand: Hand, dealt: list[int], board_seen: int) -> None:
