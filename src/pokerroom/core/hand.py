@@ -98,8 +98,11 @@ class Hand:
         dead_blinds: Sequence[int] | None = None,
         big_blind_position: object = None,
         reshuffle: Callable[[tuple[Card, ...]], Sequence[int]] | None = None,
+        _trusted: bool = False,
     ) -> None:
-        if not isinstance(game, Game):
+        # _trusted: the caller (the PHH replay) built the deck of distinct Cards itself;
+        # everything else is still checked.
+        if not _trusted and not isinstance(game, Game):
             raise GameError(f"a hand needs a Game, got {game!r}")
         try:
             n = len(stacks)
@@ -119,7 +122,10 @@ class Hand:
         self._min_bet = game.min_bet
         self._cap = game.cap or 4
         self._uncapped_heads_up = game.heads_up_uncapped
-        self.deck: tuple[Card, ...] = _checked_deck(deck, min(52, 7 * n + 4) if stud else 2 * n + 8)
+        need = min(52, 7 * n + 4) if stud else 2 * n + 8
+        self.deck: tuple[Card, ...] = (
+            tuple(deck) if _trusted and len(deck) >= need else _checked_deck(deck, need)  # type: ignore[arg-type]
+        )
         if antes is None:
             antes = [game.ante] * n
         if stud:
@@ -910,15 +916,18 @@ def _permutation(order: Sequence[int], pool: tuple[Card, ...]) -> list[Card]:
 def _check_blinds(game: Game, blinds: Sequence[int], bb: int) -> None:
     """Blinds that make sense: the big blind's is the largest, each one is the small or the
     big blind, and heads-up the big blind is player 0 (H4)."""
-    if not any(blinds):
+    small, big = game.small_blind, game.big_blind
+    top = 0
+    for b in blinds:
+        if b and b != small and b != big:
+            raise GameError(f"blinds must be 0, the small blind or the big blind, got {list(blinds)}")
+        if b > top:
+            top = b
+    if not top:
         return
-    allowed = {0, game.small_blind, game.big_blind}
-    odd = [b for b in blinds if b not in allowed]
-    if odd:
-        raise GameError(f"blinds must be 0, the small blind or the big blind, got {list(blinds)}")
-    if blinds[bb] != max(blinds):
+    if blinds[bb] != top:
         raise GameError(f"player {bb} is the big blind but posts {blinds[bb]}, less than another blind")
-    if len(blinds) == 2 and all(blinds) and bb != 0:
+    if len(blinds) == 2 and blinds[0] and blinds[1] and bb != 0:
         raise GameError("heads-up the button posts the small blind: player 0 is the big blind (H4)")
 
 

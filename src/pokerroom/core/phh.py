@@ -145,6 +145,9 @@ def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
     size = len(word)
     get = _CARD_TEXT.get
     if size == 4:  # the common cases first, without a loop
+        pair = _PAIRS.get(word)
+        if pair is not None:
+            return pair
         cards: tuple[Card | None, ...] = (get(word[:2], _NOT_A_CARD), get(word[2:], _NOT_A_CARD))
     elif size == 2:
         cards = (get(word, _NOT_A_CARD),)
@@ -156,6 +159,10 @@ def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
 
 
 _NOT_A_CARD: Any = object()
+# every two known cards as written in hole deals ('AsKd'): one look-up instead of two
+_PAIRS: dict[str, tuple[Card | None, ...]] = {
+    str(a) + str(b): (a, b) for a in FULL_DECK for b in FULL_DECK if a != b
+}
 _NEW = tuple.__new__
 
 
@@ -415,8 +422,11 @@ def game_of(hh: HandHistory) -> Game:
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
         raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
-    for name in ("blinds_or_straddles", "starting_stacks", "antes"):
-        values = getattr(hh, name) or ()
+    for name, values in (
+        ("blinds_or_straddles", hh.blinds_or_straddles or ()),
+        ("starting_stacks", hh.starting_stacks),
+        ("antes", hh.antes),
+    ):
         if not _INT_ONLY.issuperset(map(type, values)):
             for v in values:
                 _whole(name, v)
@@ -697,7 +707,7 @@ def replay(hh: HandHistory) -> Hand:
     blinds = cast("list[int]", hh.blinds_or_straddles)[order]
     try:
         hand = Hand(game, cast("list[int]", hh.starting_stacks), deck, antes=antes, blinds=blinds,
-                    big_blind_position=0 if n == 2 else 1)
+                    big_blind_position=0 if n == 2 else 1, _trusted=True)  # _build_deck checked it
     except (GameError, CardError) as e:
         raise PHHError(f"cannot start the hand: {e}") from None
     board_seen, started = 0, False
