@@ -850,3 +850,42 @@ def test_engine_stud_hands_written_as_phh_replay_the_same() -> None:
         seen["reshuffle"] += Reshuffled in kinds
         seen["community"] += BoardDealt in kinds
     assert min(seen.values()) >= 5, seen
+
+
+REVIEW_HAND = """
+variant = 'NT'
+ante_trimming_status = {trim}
+antes = [{ante}, {ante}, {ante}]
+blinds_or_straddles = [5, 10, 0]
+min_bet = 10
+starting_stacks = [{s0}, 1000, 1000]
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 {act}', 'p1 f', 'p2 f']
+finishing_stacks = {fin}
+"""
+
+
+@pytest.mark.parametrize("amount", ["6_0", "+60", "060", "1e2", "0x3c", "60.", " "])
+def test_amounts_are_written_plainly(amount: str) -> None:
+    with pytest.raises(PHHError):
+        parse_action(f"p3 cbr {amount}")
+
+
+def test_ante_trimming_false_with_a_player_short_of_his_ante_is_unsupported() -> None:
+    """Our rules split the antes at the all-in player's level (H13), PHH's
+    ante_trimming_status = true; a file saying false plays by other rules there."""
+    hh = loads(REVIEW_HAND.format(trim="false", ante=10, s0=5, act="cbr 30", fin="[0, 990, 1015]"))
+    result = verify(hh)
+    assert result.ok is None and "ante_trimming_status" in (result.error or "")
+    text = REVIEW_HAND.format(trim="true", ante=10, s0=5, act="cbr 30", fin="[15, 980, 1010]")
+    text = text.replace("'p1 f', 'p2 f'", "'p2 f', 'd db 2c7d9h', 'd db Jc', 'd db 3s'")
+    result = verify(loads(text))  # p1's aces win 5 from each ante: the antes split at his level
+    assert (result.error, result.ok) == (None, True)
+
+
+def test_half_chips_are_forgiven_only_for_an_odd_split() -> None:
+    """A record in half chips is ok only where a split pot had an odd chip (D5)."""
+    hh = loads(REVIEW_HAND.format(trim="true", ante=0, s0=1000, act="cbr 30",
+                                  fin="[994.5, 990, 1015.5]"))
+    assert verify(hh).ok is False
+    hh = loads(REVIEW_HAND.format(trim="true", ante=0, s0=1000, act="cbr 30", fin="[995, 990, 1015]"))
+    assert verify(hh).ok is True

@@ -250,9 +250,12 @@ def parse_action(text: str) -> Action:
     if verb in ("f", "cc", "pb") and not args:
         return Action(text, p, verb, commentary=note)
     if verb == "cbr" and len(args) == 1:
-        try:
-            amount = _number(float(args[0]) if re.search(r"[.eEnN]", args[0]) else int(args[0]))
-        except ValueError:
+        word = args[0]
+        if re.fullmatch(r"[1-9][0-9]*", word):
+            amount: Chips = int(word)
+        elif re.fullmatch(r"(0|[1-9][0-9]*)\.[0-9]+", word):
+            amount = _number(float(word))  # fractional chips: reported unsupported later
+        else:
             amount = -1
         if not 0 < amount < math.inf:
             raise bad(f"{args[0]!r} is not a positive amount")
@@ -416,6 +419,7 @@ def _whole(name: str, v: Chips | None) -> int:
 
 def game_of(hh: HandHistory) -> Game:
     """The engine's game for an NT, PT, FT or F7S hand; UnsupportedError for anything else."""
+    _check_ante_trimming(hh)
     if hh.variant == STUD:
         return _stud_game_of(hh)
     structure = _STRUCTURES.get(hh.variant)
@@ -446,6 +450,20 @@ def game_of(hh: HandHistory) -> Game:
 
 _INT_ONLY = frozenset((int,))
 STUD = "F7S"
+
+
+def _check_ante_trimming(hh: HandHistory) -> None:
+    """Our rules split the antes at the level of a player all in on his ante (H13), which
+    is PHH's ante_trimming_status = true; without it such a hand plays by other rules."""
+    if hh.ante_trimming_status:
+        return
+    antes = list(hh.antes)[::-1] if len(hh.antes) == 2 else list(hh.antes)
+    short = [p + 1 for p, (s, a) in enumerate(zip(hh.starting_stacks, antes, strict=False)) if s < a]
+    if short:
+        players = ", ".join(f"p{p}" for p in short)
+        raise UnsupportedError(
+            f"unsupported: ante_trimming_status is false and {players} cannot cover the ante"
+        )
 
 
 def _stud_game_of(hh: HandHistory) -> Game:
@@ -926,7 +944,8 @@ def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayR
     """Replay ``hh`` and compare our final stacks with its ``finishing_stacks``."""
     expected = hh.finishing_stacks
     try:
-        ours = list(replay(hh).stacks)
+        hand = replay(hh)
+        ours = list(hand.stacks)
     except UnsupportedError as unsupported:
         return ReplayResult(path, index, hh.variant, None, expected, None, str(unsupported), unsupported=True)
     except PHHError as error:
@@ -935,7 +954,11 @@ def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayR
         ok = None if expected is None else ours == expected
         return ReplayResult(path, index, hh.variant, ours, expected, ok)
     diffs = [o - x for o, x in zip(ours, expected, strict=True)]
-    ok = sum(ours) == sum(expected) and all(abs(d) <= 0.5 for d in diffs)
+    # half chips are a split pot's odd chip: only the winners of such a pot may differ
+    odd = {p for e in hand.events if type(e) is PotAwarded and e.amount % len(e.winners) for p in e.winners}
+    ok = sum(ours) == sum(expected) and all(
+        d == 0 or (abs(d) == 0.5 and p in odd) for p, d in enumerate(diffs)
+    )
     gets = ", ".join(f"p{p + 1}" for p, d in enumerate(diffs) if d > 0)
     note = (f"recorded in half chips: a split pot's odd chip, which whole-chip play gives to {gets} "
             "(the first winner left of the button)") if ok else None
