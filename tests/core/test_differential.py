@@ -15,10 +15,21 @@ each in one predicate below that names its case:
   PokerKit makes the short blind the amount to call: the hand is skipped.
 - D1 / case 21, ``pokerkit_fifth_preflop_bet``: fixed limit, preflop, our cap of four bets
   is reached and PokerKit still offers a raise: accepted, and that raise is never taken.
-- D2 / cases 10 and 25, ``short_all_in_street``: from a short all-in bet or raise to the end
-  of that street PokerKit's reopening rule (and, fixed limit, its bet sizes) differ: the
-  raise ranges are not compared there (actor, fold / check / call and the call amount
-  still are) and only actions legal in both engines are taken.
+- D2 / cases 10, 12, 24, 25 and 27: after a short all-in everything is still compared
+  exactly (cases 11-14, 24 and 26, where PokerKit agrees), except the decisions where
+  PokerKit's short all-in bookkeeping (``Round``'s ``pk_`` fields, mirrored from
+  pokerkit/state.py) shows the documented difference: ``short_all_in_reopens`` (no / pot
+  limit, case 10: PokerKit reopens the betting to a player who acted and faces less than a
+  full raise since; case 12: it refuses one who faces short all-ins that add up to a full
+  raise; fixed limit, case 27: as case 10), ``all_in_counts_as_full_bet`` (fixed limit,
+  case 25: our half-bet rule reopens, PokerKit's full-bet rule does not; case 24: an all-in
+  completion likewise), ``pokerkit_counts_incomplete_all_in`` (case 24: PokerKit counts an
+  incomplete all-in to its cap of four) and ``incomplete_all_in_completion`` (case 24: we
+  complete to the last full bet level plus a bet, PokerKit raises from the all-in). There
+  the side offering a raise must offer exactly the range by rule (``rule_range``), actor,
+  fold / check / call and the call amount are compared as everywhere, and only actions
+  legal in both engines are taken. Cases 24 (but its completion amount) and 27 are not
+  among the PokerKit disagreements RULE-CASES lists: the same bookkeeping, newly met.
 - D5 / case 32, ``odd_chip_pots``: a pot split with odd chips. Our shares are checked
   against D5 exactly; PokerKit's (whole remainder to one player, and pots that end with the
   same winners merged before splitting) only for the same total, each stack within the
@@ -169,16 +180,102 @@ def pokerkit_fifth_preflop_bet(
     )
 
 
-def short_all_in_street(round_: Round) -> bool:
-    """D2 / RULE-CASES cases 10 and 25 (the rule of cases 10-14, 24-27): a short all-in bet
-    or raise was made earlier on this street.
+def short_all_in_reopens(setup: Setup, round_: Round, p: int, call: int) -> str | None:
+    """D2 / RULE-CASES cases 10 and 27: which engine alone lets player ``p`` raise again after
+    short all-ins: 'pokerkit', 'ours' or None (they agree).
 
-    From there to the end of the street the reopening rules differ. No limit and pot limit:
-    PokerKit lets a player who already acted raise again after a short all-in that others
-    only called (case 10(a)). Fixed limit: we use the half-bet rule (an all-in of half a bet
-    or more is a full raise) and complete to the next full bet level, PokerKit uses the
-    full-bet rule and sizes the next raise from the short all-in (case 25)."""
-    return round_.short_all_in
+    Our rule: no limit and pot limit (cases 10-14), a player who already acted on this street
+    (checked, called, bet or raised) may raise again only if the bet has gone up by at least
+    a full raise (the last full raise, at least the big blind) since his last action, by one
+    raise or by short all-ins that add up (case 12). Fixed limit (cases 24-27), only if a
+    full bet, a completion or an all-in of at least half a bet was made since.
+
+    PokerKit 0.7.7 (``_verify_completion_betting_or_raising`` in pokerkit/state.py) keeps
+    other books:
+
+    - ``completion_betting_or_raising_amount``: the largest raise increment so far on the
+      street, short all-ins included, 0 at its start (the blinds do not count);
+    - ``acted_player_indices``: everyone who folded, checked, called, bet or raised; a bet or
+      raise whose increment is at least that largest increment (``>=``, so the first bet or
+      raise of a street, however short, preflop too) empties it (the raiser stays in);
+    - ``consecutive_short_all_in_amounts``: the increments of the all-in bets and raises since
+      the last raise that was not all-in; emptied by such a raise, and as soon as it adds up
+      to at least the largest increment.
+
+    It refuses the raise when the call is less than the largest increment ("Short all-in
+    cannot be raised."), or when that list is not empty, adds up to less than the largest
+    increment and the player is in ``acted_player_indices`` ("already acted"). In fixed
+    limit that is the full-bet rule (cases 24 and 25, ``all_in_counts_as_full_bet``).
+
+    That agrees with our rule in cases 11-14 and 24, and in most others, but not in:
+
+    - 'pokerkit' (case 10(a); fixed limit case 27): a short all-in was the first bet or
+      raise of the street, or bigger than every increment before it (all of them less than
+      a full raise): PokerKit counts it as a full raise and reopens the betting to everyone,
+      even to players who acted and face less than a full raise since. NL 2000/4000: A
+      calls, C all-in for 7500, the big blind calls: A may raise in PokerKit. NL 50/100
+      flop: A checks, B all-in for 50: A may raise to 150. FL 10/20: UTG calls, the next
+      all-in for 13: UTG may raise to 23 (case 27 is not among the PokerKit disagreements
+      RULE-CASES lists; it is case 10's bookkeeping, met in fixed limit).
+    - 'ours' (case 12): the short all-ins since the player's action add up to a full raise
+      (we reopen), but PokerKit's list was emptied part way (by the earlier ones adding up)
+      and what it holds now is short: PokerKit refuses. NL 50/100 flop: A bets 100, B all-in
+      170, C calls, D all-in 240 (70 + 70: the list is emptied), E all-in 300: A faces 200
+      and C 130 more since they acted; we let both raise, PokerKit neither.
+
+    Only these fail to agree (and a short all-in was made since the player acted)."""
+    if p not in round_.acted:
+        return None
+    if setup.structure == "FL":
+        ours = round_.acted[p] < round_.full_level
+    else:
+        ours = round_.level - round_.acted[p] >= round_.full_raise
+    theirs = round_.pokerkit_reopened(p, call)
+    if ours == theirs or not any(level > round_.acted[p] for level, _ in round_.short_all_ins):
+        return None
+    return "ours" if ours else "pokerkit"
+
+
+def all_in_counts_as_full_bet(setup: Setup, round_: Round, p: int, call: int) -> str | None:
+    """D2 / RULE-CASES cases 25 and 24, fixed limit: an all-in made since player ``p`` acted
+    raised the bet by less than a full bet, yet counts as a full bet by our rules and
+    reopens the betting to him; PokerKit (the full-bet rule: the bookkeeping of
+    ``short_all_in_reopens``, the largest increment being a full bet) refuses his raise,
+    the call being less than a full bet. Returns the case, or None.
+
+    - 'case 25' (the half-bet rule, PokerKit-checked): an all-in of at least half a bet.
+      10/20 turn: A bets 20, B calls, C all-in for 30: we let A raise to 50.
+    - 'case 24' ("a completion lets A and B raise again"): an all-in of less than half a
+      bet that reaches the completion after incomplete all-ins. 10/20: A bets 20, C all-in
+      for 28, D calls, E all-in for 36, F all-in for 40: D faces 12 more and we let him
+      raise to 60; PokerKit (no completion: to it F's all-in is 4 more) does not. (Not
+      among the PokerKit disagreements RULE-CASES lists.)"""
+    if (
+        setup.structure != "FL" or p not in round_.acted or round_.acted[p] >= round_.full_level
+        or round_.pokerkit_reopened(p, call)
+    ):
+        return None
+    kinds = {kind for level, kind in round_.short_all_ins if level > round_.acted[p]}
+    return "case 25" if "half" in kinds else "case 24" if "completion" in kinds else None
+
+
+def pokerkit_counts_incomplete_all_in(setup: Setup, round_: Round) -> bool:
+    """D2 / RULE-CASES case 24, fixed limit, the cap: an all-in of less than half a bet is
+    not one of our four bets (10/20: 20, C all-in for 29, then 40, 60, 80); PokerKit counts
+    every bet and raise, short all-ins too, to its four (20, 29, 49, 69). True when PokerKit
+    has reached its cap and we have not, after an incomplete all-in on this street. (Not
+    among the PokerKit disagreements RULE-CASES lists.)"""
+    return (
+        setup.structure == "FL" and round_.pk_raises >= FL_CAP and round_.bets < FL_CAP
+        and any(kind == "incomplete" for _, kind in round_.short_all_ins)
+    )
+
+
+def incomplete_all_in_completion(setup: Setup, round_: Round) -> bool:
+    """D2 / RULE-CASES case 24, fixed limit: an all-in of less than half a bet left the bet
+    above the last full bet level. We complete to that level plus a bet (10/20: A bets 20,
+    C all-in for 29: D may complete to 40); PokerKit raises from the bet (to 49)."""
+    return setup.structure == "FL" and round_.level > round_.full_level
 
 
 def odd_chip_pots(events: list[Event]) -> list[PotAwarded]:
@@ -282,35 +379,150 @@ def nobody_acts_again(hand: Hand, pk: PKHand) -> bool:
 
 @dataclass
 class Round:
-    """Independent bookkeeping of the current betting round, from the actions taken."""
+    """Independent bookkeeping of the current betting round, from the actions taken: by our
+    rules (RULE-CASES), and as PokerKit 0.7.7 keeps it (the ``pk_`` fields, after the
+    ``State`` attributes named in ``short_all_in_reopens``)."""
 
     street: int
     level: int  # the highest bet
     full_raise: int  # no / pot limit: the last full raise (at least the big blind)
     bets: int  # fixed limit: the full bets made (preflop the big blind is the first)
-    short_all_in: bool = False
+    full_level: int  # fixed limit: the bet of the last full bet (case 24 completes from it)
+    acted: dict[int, int] = field(default_factory=dict)  # player: the bet when he last acted
+    # the all-in bets and raises short of a full raise: (the bet they made, what they count
+    # as): no / pot limit 'short'; fixed limit 'half' (at least half a bet: a full bet, D2),
+    # 'completion' (less, but to the last full bet level plus a bet, after incomplete
+    # all-ins: a full bet) or 'incomplete' (neither: no bet)
+    short_all_ins: list[tuple[int, str]] = field(default_factory=list)
+    pk_raise: int = 0  # completion_betting_or_raising_amount: the largest increment
+    pk_raises: int = 0  # completion_betting_or_raising_count: bets and raises, blinds not
+    pk_acted: set[int] = field(default_factory=set)  # acted_player_indices
+    pk_short: list[int] = field(default_factory=list)  # consecutive_short_all_in_amounts
 
     @classmethod
     def start(cls, setup: Setup, street: int) -> Round:
         if street == 0:
-            return cls(0, setup.big_blind, setup.big_blind, 1)
-        return cls(street, 0, setup.big_blind, 0)
+            return cls(0, setup.big_blind, setup.big_blind, 1, setup.big_blind)
+        return cls(street, 0, setup.big_blind, 0, 0)
+
+    def pokerkit_reopened(self, p: int, call: int) -> bool:
+        """PokerKit's two short all-in conditions for a raise by ``p`` facing ``call``."""
+        if call < self.pk_raise:
+            return False
+        return not (self.pk_short and sum(self.pk_short) < self.pk_raise and p in self.pk_acted)
 
     def record(self, setup: Setup, act: Acted) -> None:
-        if act.action not in ("bet", "raise"):
-            return
-        increment = act.to - self.level
-        if setup.structure == "FL":
-            full = increment >= setup.bet_size(self.street)
-        else:
-            full = increment >= self.full_raise
-            if full:
+        p = act.player
+        self.pk_acted.add(p)
+        if act.action in ("bet", "raise"):
+            increment = act.to - self.level
+            if setup.structure == "FL":
+                size = setup.bet_size(self.street)
+                complete = act.to >= self.full_level + size
+                half = act.all_in and 2 * increment >= size  # D2: counts as a full bet
+                if act.all_in and increment < size:
+                    kind = "half" if half else "completion" if complete else "incomplete"
+                    self.short_all_ins.append((act.to, kind))
+                if complete or half:
+                    self.bets += 1
+                    self.full_level = act.to
+            elif increment >= self.full_raise:
                 self.full_raise = increment
-        if full:
-            self.bets += 1
-        elif act.all_in:
-            self.short_all_in = True
-        self.level = act.to
+            elif act.all_in:
+                self.short_all_ins.append((act.to, "short"))
+            if increment >= self.pk_raise:
+                self.pk_acted = {p}
+            self.pk_raise = max(self.pk_raise, increment)
+            self.pk_raises += 1
+            if act.all_in:
+                self.pk_short.append(increment)
+            else:
+                self.pk_short.clear()
+            if sum(self.pk_short) >= self.pk_raise:
+                self.pk_short.clear()
+            self.level = act.to
+        self.acted[p] = self.level
+
+
+def rule_range(
+    setup: Setup, round_: Round, hand: Hand, ours: Legal, pokerkit: bool
+) -> tuple[int, int]:
+    """The raise range of the player to act, when raising is open to him, by our rules
+    (``pokerkit=False``) or PokerKit's, worked out from the bookkeeping: no / pot limit the
+    minimum to the bet plus the last full raise (both engines, case 13), the maximum all-in,
+    or pot limit the bet plus the pot after calling (case 20 as ``assert_pot_limit_short_
+    blind`` says, for us); fixed limit to the last full bet level plus a bet (case 24), for
+    PokerKit to the bet plus its largest increment or a bet. Each capped at all-in."""
+    assert ours.player is not None
+    all_in = round_.level - ours.call + hand.stacks[ours.player]
+    if setup.structure == "FL":
+        size = setup.bet_size(round_.street)
+        to = round_.level + max(round_.pk_raise, size) if pokerkit else round_.full_level + size
+        return min(to, all_in), min(to, all_in)
+    low = round_.level + round_.full_raise
+    if setup.structure == "NL":
+        high = all_in
+    else:
+        pot = sum(setup.stacks) - sum(hand.stacks)  # every chip in the middle
+        if not pokerkit and pot_limit_short_blind(setup, round_):
+            pot += missing_blind_chips(setup)
+        high = max(low, round_.level + pot + ours.call)
+    return min(low, all_in), min(high, all_in)
+
+
+def explain_raise_ranges(
+    setup: Setup, round_: Round, hand: Hand, ours: Legal, theirs: dict[str, Any],
+    fail: Callable[[str], Mismatch],
+) -> tuple[tuple[int, int] | None, str, bool]:
+    """The raise ranges differ: they must differ as a documented disagreement does, the side
+    or sides offering a raise offering exactly what the rule says. Returns the raise range
+    legal in both engines (or None), the reason and whether the decision is relaxed (False:
+    both ranges compared exactly by the rule). Anything else fails."""
+    assert ours.player is not None
+    p, call = ours.player, ours.call
+    mine = None if ours.min_to is None or ours.max_to is None else (ours.min_to, ours.max_to)
+    pk = None if theirs["raise_min_to"] is None else (theirs["raise_min_to"], theirs["raise_max_to"])
+
+    def by_rule(offered: tuple[int, int], pokerkit: bool, case: str) -> None:
+        want = rule_range(setup, round_, hand, ours, pokerkit)
+        if offered != want:
+            raise fail(f"{case}: {'pokerkit' if pokerkit else 'ours'} offers {offered}, "
+                       f"the rule {want}; ours {mine}, pokerkit {pk}")
+
+    if pokerkit_fifth_preflop_bet(setup, round_, ours, theirs):
+        assert pk is not None
+        by_rule(pk, True, "case 21")
+        return None, "D1 fixed-limit fifth bet preflop (case 21)", True
+    if mine is not None and pk is not None:
+        if incomplete_all_in_completion(setup, round_):
+            by_rule(mine, False, "case 24")
+            by_rule(pk, True, "case 24")
+            low, high = max(mine[0], pk[0]), min(mine[1], pk[1])
+            reason = "D2 completion after an incomplete all-in (case 24)"
+            return ((low, high) if low <= high else None), reason, True
+        if pot_limit_short_blind(setup, round_):
+            reason = "case 20 pot-limit maximum with a short blind (TDA 54-B/C)"
+            return assert_pot_limit_short_blind(setup, round_, hand, ours, theirs, fail), reason, False
+    elif pk is not None:  # PokerKit alone offers a raise
+        if short_all_in_reopens(setup, round_, p, call) == "pokerkit":
+            case = "case 27" if setup.structure == "FL" else "case 10"
+            by_rule(pk, True, case)
+            return None, f"D2 pokerkit reopens after a short all-in ({case})", True
+    elif mine is not None:  # we alone offer a raise
+        if setup.structure != "FL" and short_all_in_reopens(setup, round_, p, call) == "ours":
+            by_rule(mine, False, "case 12")
+            return None, "D2 short all-ins add up, pokerkit's count does not (case 12)", True
+        if pokerkit_counts_incomplete_all_in(setup, round_):
+            by_rule(mine, False, "case 24")
+            return None, "D2 pokerkit counts an incomplete all-in to the cap (case 24)", True
+        counted = all_in_counts_as_full_bet(setup, round_, p, call)
+        if counted is not None:
+            by_rule(mine, False, counted)
+            what = "half-bet all-in" if counted == "case 25" else "all-in completion"
+            return None, f"D2 {what} reopens, not in pokerkit ({counted})", True
+    sides = (f"{'no raise' if mine is None else 'a raise'} ours, "
+             f"{'no raise' if pk is None else 'a raise'} pokerkit")
+    raise fail(f"raise range ({sides}): ours {mine}, pokerkit {pk}")
 
 
 # ----------------------------------------------------------- playing a hand in both
@@ -331,12 +543,14 @@ class Stats:
     exact_to_end: int = 0  # ... with no documented disagreement met and identical final stacks
     decisions: int = 0  # both engines asked (PokerKit-only checks, case 30, are not counted)
     decisions_relaxed: int = 0  # raise ranges not compared exactly (D1, D2)
+    exact_after_short_all_in: int = 0  # ... compared exactly, later on a street with a short all-in
     # skipped hands, relaxed decisions, decisions checked by a rule (case 20), PokerKit-only
     # checks (case 30), stacks compared within odd chips (D5)
     reasons: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Stats) -> None:
-        for name in ("hands", "compared_to_end", "exact_to_end", "decisions", "decisions_relaxed"):
+        for name in ("hands", "compared_to_end", "exact_to_end", "decisions", "decisions_relaxed",
+                     "exact_after_short_all_in"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.reasons.update(other.reasons)
 
@@ -375,39 +589,22 @@ def play_hand(rng: random.Random, setup: Setup, stats: Stats) -> None:
         if (pk.actor(), pk.street()) != (p, hand.street):
             raise fail(f"actor: ours p{p} on street {hand.street}, "
                        f"pokerkit p{pk.actor()} on street {pk.street()}")
-        if (theirs["fold"], theirs["call_amount"]) != (ours.fold, ours.call):
-            raise fail(f"fold/call: ours fold={ours.fold} call={ours.call}, "
-                       f"pokerkit fold={theirs['fold']} call={theirs['call_amount']}")
+        their_check = theirs["check_call"] and theirs["call_amount"] == 0
+        if (theirs["fold"], their_check, theirs["call_amount"]) != (ours.fold, ours.check, ours.call):
+            raise fail(f"fold/check/call: ours fold={ours.fold} check={ours.check} call={ours.call}, "
+                       f"pokerkit fold={theirs['fold']} check={their_check} call={theirs['call_amount']}")
         if setup.structure == "FL" and round_.bets >= FL_CAP and ours.min_to is not None:
             raise fail(f"D1: ours offers a raise {(ours.min_to, ours.max_to)} after {round_.bets} bets")
-        raise_range: tuple[int, int] | None = None
-        if ours.min_to is not None and ours.max_to is not None:
-            raise_range = (ours.min_to, ours.max_to)
-        theirs_range = (theirs["raise_min_to"], theirs["raise_max_to"])
-        if theirs_range != (ours.min_to, ours.max_to):
-            relaxes = True  # the raise ranges are not compared exactly
-            if short_all_in_street(round_):
-                reason = "D2 short all-in street (cases 10, 25)"
-                if raise_range is not None and None not in theirs_range:
-                    low, high = max(raise_range[0], theirs_range[0]), min(raise_range[1], theirs_range[1])
-                    raise_range = (low, high) if low <= high else None
-                else:
-                    raise_range = None
-            elif pokerkit_fifth_preflop_bet(setup, round_, ours, theirs):
-                reason = "D1 fixed-limit fifth bet preflop (case 21)"
-                raise_range = None
-            elif pot_limit_short_blind(setup, round_):
-                reason = "case 20 pot-limit maximum with a short blind (TDA 54-B/C)"
-                raise_range = assert_pot_limit_short_blind(setup, round_, hand, ours, theirs, fail)
-                relaxes = False  # compared exactly, by the rule
-            else:
-                sides = (f"{'no raise' if ours.min_to is None else 'a raise'} ours, "
-                         f"{'no raise' if theirs_range[0] is None else 'a raise'} pokerkit")
-                raise fail(f"raise range ({sides}): ours {(ours.min_to, ours.max_to)}, "
-                           f"pokerkit {theirs_range}")
+        raise_range = None if ours.min_to is None or ours.max_to is None else (ours.min_to, ours.max_to)
+        if (theirs["raise_min_to"], theirs["raise_max_to"]) != (ours.min_to, ours.max_to):
+            raise_range, reason, relaxes = explain_raise_ranges(
+                setup, round_, hand, ours, theirs, fail,
+            )
             stats.decisions_relaxed += relaxes
             stats.reasons[f"decision {'relaxed' if relaxes else 'checked by rule'}: {reason}"] += 1
             disagreed = True
+        elif round_.short_all_ins:
+            stats.exact_after_short_all_in += 1
         kind = rng.choice(
             (["fold"] if ours.fold else []) + ["check_call"] + (["raise"] if raise_range else [])
         )
