@@ -26,7 +26,8 @@ test: lint
 	$(BIN)/python -c 'import pokerroom.core as c; print("core modules:", c.MODE)'
 	$(BIN)/python -m pytest -q -n 2
 	POKERROOM_PURE=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider src README.md \
-		tests/core/test_rules_holdem.py tests/core/test_cases_holdem.py tests/core/test_phh.py
+		tests/core/test_rules_holdem.py tests/core/test_cases_holdem.py tests/core/test_stud.py \
+		tests/core/test_forced_bets.py tests/core/test_phh.py
 
 bench: $(STAMP)
 	$(BIN)/pokerroom bench engine
