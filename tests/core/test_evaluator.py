@@ -6,12 +6,17 @@ C4 (splitting the pot) belongs to the engine, not to the evaluator.
 
 from __future__ import annotations
 
+import enum
 import random
-from collections import Counter
-from collections.abc import Sequence
+import re
+from collections import Counter, namedtuple
+from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement, pairwise
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pokerroom.core.cards import Card, parse_cards
 from pokerroom.core.evaluator import (
@@ -27,6 +32,8 @@ from pokerroom.core.evaluator import (
     THREE_OF_A_KIND,
     TWO_PAIR,
     EvaluatorError,
+    _checked,
+    _loop_value,
     best_five,
     category,
     describe,
@@ -430,3 +437,122 @@ def test_errors(cards: object, message: str) -> None:
     assert isinstance(info.value, ValueError)
     with pytest.raises(EvaluatorError, match=message):
         best_five(cards)  # type: ignore[arg-type]
+
+
+# --- evaluate's fast path: the same values and the same errors as the full parse -------------
+
+
+def slow_evaluate(cards: object) -> int:
+    """What evaluate() did before its fast path: parse everything, then evaluate."""
+    return evaluate_ints(_checked(cards))  # type: ignore[arg-type]
+
+
+def outcome(fn: Callable[[object], int], cards: object) -> tuple[str, object]:
+    try:
+        return ("value", fn(cards))
+    except Exception as exc:  # the exact class and message must match
+        return (type(exc).__name__, str(exc))
+
+
+def assert_as_before(cards: object) -> None:
+    assert outcome(evaluate, cards) == outcome(slow_evaluate, cards), cards  # type: ignore[arg-type]
+
+
+class Small(enum.IntEnum):
+    DEUCE_CLUBS = 0
+    ACE_SPADES = 51
+
+
+class MyInt(int):
+    pass
+
+
+Pair = namedtuple("Pair", "a b c d e")
+
+HAND = parse_cards("AsKdQcJh9s8d2c")  # Cards 51, 45, 40, 39, 31, 26, 0
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        HAND, list(HAND), HAND[:5], HAND[:6], list(HAND[:5]), tuple(map(int, HAND)), list(map(int, HAND)),
+        (HAND[0], 45, HAND[2], 39, 31), [0, 1, 2, 3, 4, 5, 6], (48, 49, 50, 51, 44, 45, 46),
+        parse_cards("AhKhQhJhTh9h8h"), parse_cards("2c3c4c5c6c7c8c"),  # flushes on both paths
+        # declined by the fast path, accepted by the parse
+        (*HAND[:6], "2c"), ("As", 45, Card("Qc"), "Jh", 31), (MyInt(51), 45, 40, 39, 31),
+        (Small.ACE_SPADES, Small.DEUCE_CLUBS, 4, 8, 12), Pair(51, 45, 40, 39, 31),
+        iter(HAND), (c for c in HAND), dict.fromkeys(HAND), "AsKdQcJh9s8d2c",
+        # errors: count, repeats, range, types
+        (), [], HAND[:4], list(HAND[:4]), (*HAND, Card("3c")), [*HAND, 1], (0, 1, 2, 3, 4, 5, 6, 7),
+        (51, 51, 0, 1, 2), [51, 51, 0, 1, 2], (*HAND[:6], HAND[0]), (0, 0, 0, 0, 0, 0, 0), (5, 5, 5, 5, 5),
+        (51, 50, 49, 48, 52), (51, 50, 49, 48, -1), (51, 50, 49, 48, -52), (51, 50, 49, 48, -53),
+        (51, 50, 49, 48, 2**64), (51, 50, 49, 48, -(2**64)), [51, 50, 49, 48, 2**200],
+        (51, 50, 49, 48, True), [False, 50, 49, 48, 47], (51, 50, 49, 48, 2.0), (51.0, 50, 49, 48, 47),
+        (51, 50, 49, 48, np.int64(2)), (51, 50, 49, 48, None), (51, 50, 49, 48, "2x"),
+        (51, 51, 49, 48, 52), (51, 51, 49, 48), (52, 52, 52, 52, 52), ["AsKd", "Qc", "Jh", "9s"],
+        (51, 50, 49, 48, MyInt(52)), (51, 50, 49, 48, MyInt(51)), [HAND, HAND], 5, None, 2.5,
+    ],
+)
+def test_fast_path_gives_the_same_value_or_error_as_the_full_parse(cards: object) -> None:
+    if hasattr(cards, "__next__"):  # an iterator is consumed: compare on two fresh copies
+        items = list(HAND)
+        assert outcome(evaluate, iter(items)) == outcome(slow_evaluate, iter(items))
+    else:
+        assert_as_before(cards)
+
+
+def test_fast_path_errors_read_as_before() -> None:
+    for cards, message in [
+        ((51, 51, 0, 1, 2), "bad cards 'AsAs2c2d2h': a card appears twice"),
+        ((51, 50, 49, 48, 52), "bad card 52: expected a string like 'As' or an int 0..51"),
+        ((51, 50, 49, 48, -1), "bad card -1: expected"),
+        ((51, 50, 49, 48, True), "bad card True: expected"),
+        ((51, 50, 49, 48), "a hand has 5, 6 or 7 cards, got 4: 'AsAhAdAc'"),
+        ((*HAND, Card("3c")), "a hand has 5, 6 or 7 cards, got 8: 'AsKdQcJh9s8d2c3c'"),
+    ]:
+        with pytest.raises(EvaluatorError, match=re.escape(message)):
+            evaluate(cards)
+
+
+def test_fast_path_on_random_hands_of_every_form() -> None:
+    rng = random.Random(11)
+    for _ in range(5000):
+        ints = rng.sample(range(52), rng.choice((5, 6, 7)))
+        cards = [Card(c) for c in ints]
+        expected = evaluate_ints(ints)
+        mixed = [c if rng.random() < 0.5 else int(c) for c in cards]
+        for form in (ints, tuple(ints), cards, tuple(cards), mixed, tuple(mixed)):
+            assert evaluate(form) == expected
+        assert _loop_value(tuple(cards)) == _loop_value(tuple(ints)) == expected
+
+
+def test_the_loop_form_declines_what_the_parse_must_handle() -> None:
+    """_loop_value is the compiled fast path; run here too, whichever mode is in use."""
+    assert _loop_value(tuple(HAND)) == evaluate(HAND)
+    for declined in [
+        (), HAND[:4], (*HAND, Card("3c")), (51, 51, 0, 1, 2), (51, 50, 49, 48, 52), (51, 50, 49, 48, -1),
+        (51, 50, 49, 48, 2**64), (51, 50, 49, 48, True), (51, 50, 49, 48, 2.0), (51, 50, 49, 48, "2c"),
+        (51, 50, 49, 48, MyInt(3)), (51, 50, 49, 48, Small.DEUCE_CLUBS), (51, 50, 49, 48, np.int64(2)),
+    ]:
+        assert _loop_value(declined) == 0, declined
+
+
+ELEMENTS = st.one_of(
+    st.integers(-3, 55), st.sampled_from(list(HAND)), st.booleans(), st.sampled_from([2.0, 51.0, "As", "2c"]),
+    st.integers(-(2**70), 2**70), st.builds(MyInt, st.integers(-1, 53)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ELEMENTS, max_size=9), st.booleans())
+def test_fast_path_matches_the_full_parse_on_any_list_or_tuple(items: list[object], as_tuple: bool) -> None:
+    assert_as_before(tuple(items) if as_tuple else items)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=7))
+def test_fast_path_matches_the_full_parse_on_card_numbers(ints: list[int]) -> None:
+    assert_as_before(ints)
+    assert_as_before(tuple(Card(c) for c in ints))
+    value = _loop_value(tuple(ints))
+    assert value == (evaluate_ints(ints) if len(set(ints)) == len(ints) else 0)

@@ -40,7 +40,8 @@ from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from typing import Final, cast
+from types import FunctionType
+from typing import Any, Final, cast
 
 from pokerroom.core.cards import RANK_NAMES, Card, CardError, format_cards, parse_cards
 
@@ -116,7 +117,12 @@ class EvaluatorError(ValueError):
 
 def evaluate_ints(cards: Sequence[int]) -> int:
     """Strength of 5-7 distinct cards given as ints 0..51; no validation (fast path)."""
-    k = sum(map(_key_of, cards), _SUIT_START)
+    if _COMPILED:  # a loop over native ints beats the C builtins once compiled
+        k = _SUIT_START
+        for c in cards:
+            k += _KEY_LIST[c]
+    else:
+        k = sum(map(_key_of, cards), _SUIT_START)
     if k & _FLUSH_BITS:
         return _flush_value(cards, k)
     try:
@@ -137,12 +143,75 @@ def _flush_value(cards: Sequence[int], k: int) -> int:
     return _FLUSH_VALUES[mask]
 
 
+# evaluate() checks a tuple or list of Cards or plain ints on a fast path and gives every
+# other input, and every input the fast path declines, to the full parse (_checked), so the
+# values and the errors are those of the parse. The fast path takes the hand when it has 5 to
+# 7 elements, each of type Card or int (not bool, float or another int subclass), each in
+# 0..51, all distinct. Two forms of the same check:
+# - compiled by mypyc (_COMPILED): one loop over native ints, a 52-bit set of seen cards;
+# - interpreted: the same loop would be slow, so it is left to C builtins. A checked key is a
+#   card's key shifted above a 52-bit field holding the card's own bit; summing the checked
+#   keys of n cards sets n bits of that field exactly when the n cards are distinct (a
+#   repeat carries). The dict is keyed by the shared Card instances (found by identity) and
+#   has no other keys, so a number outside 0..51 raises KeyError; types are checked first.
+_FAST_CONTAINERS: Final = frozenset((tuple, list))
+_FAST_TYPES: Final = frozenset((Card, int))
+_SEEN_BITS: Final = 52
+_SEEN: Final = (1 << _SEEN_BITS) - 1
+_CHECKED_START: Final = _SUIT_START << _SEEN_BITS
+_CHECKED_KEYS: Final[dict[int, int]] = {Card(c): (_KEYS[c] << _SEEN_BITS) | (1 << c) for c in range(52)}
+_checked_key_of: Final = _CHECKED_KEYS.__getitem__
+_COMPILED: Final = not isinstance(_flush_value, FunctionType)  # mypyc functions are not Python's
+_CARD_TYPE: Final[type[Card]] = Card  # as Finals, mypyc keeps these in C statics, typed
+_KEY_LIST: Final[list[int]] = list(_KEYS)
+
+
 def evaluate(cards: str | Iterable[str | int]) -> int:
     """Strength 1..7462 of 5, 6 or 7 cards: ``Card``s, ints 0..51, 'As' strings or 'AsKd..'.
 
     Raises ``EvaluatorError`` for a wrong count, a duplicate or a bad card.
     """
+    if type(cards) in _FAST_CONTAINERS:
+        if _COMPILED:
+            value = _loop_value(tuple(cards))
+            if value:
+                return value
+        elif _FAST_TYPES.issuperset(map(type, cards)):
+            hand: Sequence[int] = cards  # type: ignore[assignment]  # a tuple or list of ints
+            n = len(hand)
+            try:
+                k = sum(map(_checked_key_of, hand), _CHECKED_START)  # KeyError: not 0..51
+                if 5 <= n <= 7 and (k & _SEEN).bit_count() == n:  # fewer bits: a repeat
+                    k >>= _SEEN_BITS
+                    if k & _FLUSH_BITS:
+                        return _flush_value(hand, k)
+                    return _RANK_VALUES[k >> _SUIT_BITS]  # KeyError: tables not built yet
+            except KeyError:
+                pass
     return evaluate_ints(_checked(cards))
+
+
+def _loop_value(hand: tuple[Any, ...]) -> int:
+    """The value of 5-7 distinct Cards or ints 0..51, else 0 (evaluate's compiled fast path)."""
+    n = len(hand)
+    if n < 5 or n > 7:
+        return 0
+    seen = 0
+    k = _SUIT_START
+    for c in hand:
+        if type(c) is not _CARD_TYPE and type(c) is not int:
+            return 0
+        i: int = c
+        if i < 0 or i > 51:
+            return 0
+        bit = 1 << i
+        if seen & bit:
+            return 0
+        seen |= bit
+        k += _KEY_LIST[i]
+    if k & _FLUSH_BITS:
+        return _flush_value(hand, k)
+    return _RANK_VALUES.get(k >> _SUIT_BITS, 0)  # 0: tables not built yet
 
 
 def _checked(cards: str | Iterable[str | int]) -> tuple[Card, ...]:
