@@ -12,6 +12,9 @@
   for 2 to 8 players: ``--stakes`` are the small and big bet (default 10/20), the ante
   defaults to a tenth of the small bet and the bring-in to three tenths (at least 1
   each: ante 1 and bring-in 3 at 10/20).
+- ``pokerroom equity HAND HAND... [--board CARDS] [--dead CARDS] [--samples N] [--seed S]
+  [--json]``: hold'em equity, win and tie of 2 to 9 hands, over every remaining board or N
+  random ones; bad input exits 2.
 
 Subcommands register themselves in ``COMMANDS`` (name -> function adding its parser).
 """
@@ -111,7 +114,9 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "random legal actions, with this engine and with PokerKit 0.7.7; prints hands/s and ratios "
         "(medians of several runs).",
     )
-    p.add_argument("target", choices=["engine"], help="what to measure")
+    p.add_argument("target", choices=["engine", "evaluator"],
+                   help="engine: the rules engine vs PokerKit; evaluator: hand evaluation vs "
+                   "treys, eval7, phevaluator")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--hands", type=_int_in(1), default=1000, help="hands to simulate (default 1000)")
     p.add_argument("--repeats", type=_int_in(1), default=3, help="runs per measurement (default 3)")
@@ -121,6 +126,16 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _bench(args: argparse.Namespace) -> int:
     from pathlib import Path
+
+    if args.target == "evaluator":
+        from pokerroom.bench import evaluator
+
+        try:
+            evaluator.run(repeats=args.repeats, as_json=args.json)
+        except RuntimeError as e:  # a peer library missing
+            print(f"pokerroom bench: {e}", file=sys.stderr)
+            return 2
+        return 0
 
     from pokerroom.bench import engine
 
@@ -380,12 +395,72 @@ def _describe_stud(events: Sequence[Event]) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------------------- equity
+
+
+def _add_equity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "equity", help="hold'em equity of 2 to 9 hands",
+        description="Hold'em equity of 2 to 9 two-card hands: every remaining board is dealt "
+        "(exhaustive, the default) or, with --samples, that many random boards (Monte Carlo, "
+        "numpy's generator seeded with --seed: an estimate, not a way to deal). Equity is the "
+        "share of the pot on average: a win counts 1 and a k-way split 1/k (win + tie/2 "
+        "heads-up). Cards are written like 'As', 'Td', '2c'; a board or dead cards as 'Jh7h2c', "
+        "'Jh 7h 2c' or 'Jh,7h,2c'.",
+    )
+    p.add_argument("hands", nargs="+", metavar="HAND", help="a two-card hand such as AhKh")
+    p.add_argument("--board", default="", metavar="CARDS", help="0, 3, 4 or 5 board cards")
+    p.add_argument("--dead", default="", metavar="CARDS", help="cards no hand or board can get")
+    p.add_argument("--samples", type=_int_in(1), default=None, metavar="N",
+                   help="Monte Carlo with N random boards instead of all of them")
+    p.add_argument("--seed", type=_int_in(0), default=None, metavar="S",
+                   help="seed of the Monte Carlo boards (default: fresh entropy)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(func=_equity, parser=p)
+
+
+def _progress_bar(done: int, total: int) -> None:
+    filled = 30 * done // total
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {100 * done // total:3d}%", end=end,
+          file=sys.stderr, flush=True)
+
+
+def _equity(args: argparse.Namespace) -> int:
+    from pokerroom.core.equity import EquityError, equity
+
+    if args.seed is not None and args.samples is None:
+        args.parser.error("--seed goes with --samples (without it every board is dealt)")
+    progress = _progress_bar if args.samples is not None and sys.stderr.isatty() else None
+    try:
+        r = equity(args.hands, args.board, args.dead, samples=args.samples, seed=args.seed,
+                   progress=progress)
+    except EquityError as e:
+        args.parser.error(str(e))
+    if args.json:
+        print(json.dumps(r.to_json()))
+        return 0
+    print(f"{'hand':<6} {'equity':>9} {'win':>9} {'tie':>9}")
+    for hand, eq, win, tie in zip(r.hands, r.equity, r.win, r.tie, strict=True):
+        print(f"{format_cards(hand):<6} {eq:9.4%} {win:9.4%} {tie:9.4%}")
+    if r.board or r.dead:
+        print(f"board {format_cards(r.board, ' ') or '-'}, dead {format_cards(r.dead, ' ') or '-'}")
+    if r.exact:
+        print(f"{r.boards:,} board{'s' if r.boards != 1 else ''}, exhaustive")
+    else:
+        seed = "" if args.seed is None else f", seed {args.seed}"
+        print(f"{r.boards:,} random boards (Monte Carlo{seed}), "
+              f"standard error up to {max(r.std_error):.4%}")
+    return 0
+
+
 # ---------------------------------------------------------------------------- main
 
 COMMANDS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
     "replay": _add_replay,
     "simulate": _add_simulate,
     "bench": _add_bench,
+    "equity": _add_equity,
 }
 
 
