@@ -191,9 +191,12 @@ def run(
     for dtype, figures in batch.get("dtypes", {}).items():
         agreement[f"evaluate_batch_{dtype}"] = figures["disagree"]
 
+    equity_figures = _equity(peers["phevaluator_raw"][7], repeats)
+    agreement["equity"] = int(not equity_figures["agree"])
     report: dict[str, Any] = {
         "python": _python(), "core": MODE, "cpus": os.cpu_count(), "repeats": repeats, "seed": seed,
         "seven_cards": seven, "ratios": ratios, "smaller": smaller, "batch": batch,
+        "equity": equity_figures,
         "disagreements": agreement, "agree": not any(agreement.values()),
     }
     if as_json:
@@ -235,6 +238,38 @@ def _batch(
         figures[dtype] = row
     return {"available": True, "rows": len(array), "best_peer": best_peer, "dtypes": figures,
             "checked": f"all {n} shared hands and {len(probe)} other rows against evaluate_ints"}
+
+
+def _equity(raw7: Any, repeats: int) -> dict[str, Any]:
+    """Exhaustive AhKh vs QsQd preflop: our equity() against the same enumeration of all
+    1,712,304 boards evaluated one at a time by phevaluator's raw C, in one run."""
+    from itertools import combinations
+
+    from pokerroom.core.cards import parse_cards
+    from pokerroom.core.equity import equity
+
+    hands = [parse_cards("AhKh"), parse_cards("QsQd")]
+    equity(["AhKh", "QsQd"])  # tables and board list loaded before the timing
+    t, out = _rounds({"ours": lambda: equity(["AhKh", "QsQd"])}, repeats)
+    ours = round(float(out["ours"].equity[0]), 6)
+    used = {int(c) for h in hands for c in h}
+    rest = [c for c in range(52) if c not in used]
+    a, b = [int(c) for c in hands[0]], [int(c) for c in hands[1]]
+    start = time.perf_counter()
+    wins = ties = boards = 0
+    for board in combinations(rest, 5):
+        va, vb = raw7(*a, *board), raw7(*b, *board)  # phevaluator: lower is stronger
+        wins += va < vb
+        ties += va == vb
+        boards += 1
+    peer_s = time.perf_counter() - start
+    peer = round((wins + ties / 2) / boards, 6)
+    ours_s = statistics.median(t["ours"])
+    return {
+        "hands": "AhKh vs QsQd", "boards": boards, "ours_equity": ours, "peer_equity": peer,
+        "agree": ours == peer, "ours_ms": round(ours_s * 1000, 1), "peer_ms": round(peer_s * 1000, 1),
+        "ratio": round(peer_s / ours_s, 1),
+    }
 
 
 def _python() -> str:
@@ -281,6 +316,10 @@ def _print(report: dict[str, Any]) -> None:
             print(f"  batch evaluate_batch, {b['rows']:,} x 7 {dtype:5} {f['hands_per_s']:>13,} hands/s   "
                   f"{f['vs_best_peer']}x the best one-at-a-time peer ({LABELS[b['best_peer']]}), "
                   f"{f['vs_evaluate_ints']}x evaluate_ints")
+    q = report["equity"]
+    print(f"  equity {q['hands']}, all {q['boards']:,} boards: ours {q['ours_ms']} ms ({q['ours_equity']}), "
+          f"the same enumeration with phevaluator raw C {q['peer_ms']} ms ({q['peer_equity']}): "
+          f"{q['ratio']}x")
     if report["agree"]:
         print("  all contenders agree on every shared hand (ours == 7463 - phevaluator == 7463 - treys == "
               "PokerKit index + 1, eval7 in the same order)")
