@@ -510,13 +510,8 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
             cards = a.cards
             if cards is None:
                 continue
-            for c in cards:
-                if c is None:
-                    unknown = True
-                elif c in seen:
-                    raise _twice(i, a, c, seen[c])
-                else:
-                    seen[c] = i
+            if _note_cards(i, a, cards, seen):
+                unknown = True
             (board if a.target is None else holes[a.target]).extend(cards)
         elif verb == "cbr":
             _whole(f"actions[{i}] {a.text!r}", a.amount)
@@ -582,13 +577,8 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
             cards = a.cards
             if cards is None:
                 continue
-            for c in cards:
-                if c is None:
-                    unknown = True
-                elif c in seen:
-                    raise _twice(i, a, c, seen[c])
-                else:
-                    seen[c] = i
+            if _note_cards(i, a, cards, seen):
+                unknown = True
             if verb == "db":
                 if len(cards) != 1 or board:
                     raise PHHError(f"actions[{i}] {a.text!r}: stud has at most one community card, dealt "
@@ -697,6 +687,20 @@ class _Reshuffle:
             wanted.difference_update(cards)
             del self.later[0]
         return order + rest
+
+
+def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Card, int]) -> bool:
+    """Record where the file deals each card; True if one is unknown ('??'). A card dealt
+    twice is an error naming both places."""
+    unknown = False
+    for c in cards:
+        if c is None:
+            unknown = True
+        elif c in seen:
+            raise _twice(i, a, c, seen[c])
+        else:
+            seen[c] = i
+    return unknown
 
 
 def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
