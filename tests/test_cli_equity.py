@@ -110,3 +110,48 @@ def test_subprocess_exit_codes() -> None:
     assert bad.returncode == 2 and bad.stdout == ""
     assert "Traceback" not in bad.stderr
     assert bad.stderr.splitlines()[-1] == "pokerroom equity: error: Ah appears twice: in hand 1 and hand 2"
+
+
+# ---------------------------------------------------------------------------- --stud
+
+
+def test_stud_exhaustive(capsys: pytest.CaptureFixture[str]) -> None:
+    from pokerroom.core.equity import stud_equity
+
+    code, lines, err = run(capsys, "--stud", "AsKsQs2h3h4d", "9c9d 8c8d5h5s", "--dead", "Js Ts")
+    assert code == 0 and err == ""
+    assert lines[0].split() == ["hand", "equity", "win", "tie"]
+    assert [line.split()[0] for line in lines[1:3]] == ["AsKsQs2h3h4d", "9c9d8c8d5h5s"]
+    r = stud_equity(["AsKsQs2h3h4d", "9c9d8c8d5h5s"], "Js Ts")
+    assert lines[1].split()[1] == f"{r.equity[0]:.4%}"
+    assert lines[3] == "dead Js Ts"
+    assert lines[4] == "1,406 deals, exhaustive"  # 38 x 37
+
+
+def test_stud_monte_carlo_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--stud", "AsKs Qd", "2c2d 2h", "7h8h9h", "--samples", "20000", "--seed", "5", "--json"]
+    code, lines, err = run(capsys, *argv)
+    assert code == 0 and err == "" and len(lines) == 1
+    data = json.loads(lines[0])
+    assert data["boards"] == 20_000 and data["exact"] is False and data["board"] == ""
+    assert [h["hand"] for h in data["hands"]] == ["AsKsQd", "2c2d2h", "7h8h9h"]
+    assert abs(sum(h["equity"] for h in data["hands"]) - 1) < 1e-12
+    assert run(capsys, *argv)[1] == lines
+    code, lines, _ = run(capsys, "--stud", "AsKs Qd", "2c2d 2h", "--samples", "1000", "--seed", "5")
+    assert code == 0
+    assert lines[-1].startswith("1,000 random deals (Monte Carlo, seed 5), standard error up to")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--stud", "AsKs"], "stud equity needs 2 to 8 hands, got 1"),
+        (["--stud", "AsKs", "Ks"], "Ks appears twice: in hand 1 and hand 2"),
+        (["--stud", "AsKs", "2c3c4c5c6c7c8c9c"], "hand 2 has 8 cards"),
+        (["--stud", "AsKs", "QdQc", "--board", "2c3c4c"], "--board does not go with --stud"),
+        (["--stud", *(f"{r}c" for r in "2345678"), "9c"], "the community-card rule"),
+    ],
+)
+def test_stud_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    last = fails(capsys, *argv)
+    assert last.startswith("pokerroom equity: error: ") and message in last

@@ -13,7 +13,7 @@ import pytest
 
 from pokerroom.core import equity as equity_module
 from pokerroom.core.cards import Card, parse_cards
-from pokerroom.core.equity import EquityError, EquityResult, equity
+from pokerroom.core.equity import EquityError, EquityResult, equity, stud_equity
 from pokerroom.core.evaluator import evaluate_ints
 
 
@@ -250,3 +250,132 @@ def test_bad_input_raises_equity_error(
         equity(hands, board, dead, **options)  # type: ignore[arg-type]
     assert message in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+# ---------------------------------------------------------------------------- seven card stud
+
+
+def brute_stud_splits(hands: list[str], dead: str = "") -> list[list[int]]:
+    """splits[h][k] for stud by brute force: every completion, hand after hand."""
+    known = [parse_cards(h) for h in hands]
+    used = {*parse_cards(dead), *(c for h in known for c in h)}
+    deck = [c for c in range(52) if c not in used]
+    splits = [[0] * (len(hands) + 1) for _ in hands]
+
+    def deal(h: int, left: list[int], done: list[tuple[int, ...]]) -> None:
+        if h == len(known):
+            values = [evaluate_ints(cards) for cards in done]
+            best = max(values)
+            k = values.count(best)
+            for i, v in enumerate(values):
+                if v == best:
+                    splits[i][k] += 1
+            return
+        for extra in itertools.combinations(left, 7 - len(known[h])):
+            rest = [c for c in left if c not in extra]
+            deal(h + 1, rest, [*done, (*known[h], *extra)])
+
+    deal(0, deck, [])
+    return splits
+
+
+@pytest.mark.parametrize(
+    ("hands", "dead"),
+    [
+        (["AsKsQs2h3h4d", "9c9d8c8d5h5s"], ""),  # two players, 6 cards each: 40 x 39 deals
+        (["AsKsQs2h3h4d", "9c9d8c8d5h5s"], "Js Ts 9s 2s 5c"),  # dead cards
+        (["AsAd2c3h4hKc", "KsKd7c8h9hTd", "QcQh6s6d5c"], "2d 3d"),  # three-way, 33 x 32 x C(31, 2)
+        (["3c4d5h6s7c2c", "3d4h5s6c7d2d", "3h4s5c6d7h2h"], ""),  # two- and three-way splits
+    ],
+)
+def test_stud_exhaustive_matches_brute_force(hands: list[str], dead: str) -> None:
+    r = stud_equity(hands, dead)
+    splits = brute_stud_splits(hands, dead)
+    assert r.exact and [list(s) for s in r.splits] == splits
+    total = 1
+    left = 52 - sum(len(parse_cards(h)) for h in hands) - len(parse_cards(dead))
+    for h in hands:
+        total *= comb(left, 7 - len(parse_cards(h)))
+        left -= 7 - len(parse_cards(h))
+    assert r.boards == total == sum(s[1] + sum(Fraction(n, k) for k, n in enumerate(s) if k > 1)
+                                    for s in splits)
+    assert sum(r.shares) == 1
+    assert r.board == () and r.dead == parse_cards(dead)
+    assert r.hands == tuple(parse_cards(h) for h in hands)
+
+
+def test_stud_many_split_pots() -> None:
+    r = stud_equity(["3c4d5h6s7c2c", "3d4h5s6c7d2d", "3h4s5c6d7h2h"])
+    assert all(s[2] > 0 and s[3] > 0 for s in r.splits)
+
+
+def test_stud_complete_hands_one_deal() -> None:
+    r = stud_equity(["AsAd 2c3h4h5d Kc", "KsKd 7c8h9hTd Qc"], samples=10)
+    assert r.exact and r.boards == 1 and r.equity == (1.0, 0.0)  # the wheel beats the kings
+
+
+def test_stud_symmetric() -> None:
+    r = stud_equity(["AsKs 7h 2c 3d 4h", "AhKh 7s 2d 3c 4s"])  # the same under s-h, c-d
+    assert r.exact and r.boards == 40 * 39
+    assert r.splits[0] == r.splits[1] and r.equity == (0.5, 0.5)
+    # suits swapped clubs <-> diamonds and the players in the other order: the same deals
+    a = stud_equity(["QcJc 9d 8d 2s 3s", "5d5c 5h 4s 6h"], dead="Ac")
+    b = stud_equity(["5c5d 5h 4s 6h", "QdJd 9c 8c 2s 3s"], dead="Ad")
+    assert a.exact and a.boards == b.boards and a.splits == (b.splits[1], b.splits[0])
+
+
+def test_stud_monte_carlo_near_exhaustive_and_repeatable() -> None:
+    hands = ["AsKsQd2h3h", "2c2d3c4d5s"]
+    exact = stud_equity(hands)
+    assert exact.exact and exact.boards == comb(42, 2) * comb(40, 2)
+    mc = stud_equity(hands, samples=100_000, seed=7, limit=0)
+    assert not mc.exact and mc.boards == 100_000
+    for e, m, se in zip(exact.equity, mc.equity, mc.std_error, strict=True):
+        assert se > 0 and abs(m - e) < 4 * se
+    assert stud_equity(hands, samples=100_000, seed=7, limit=0) == mc
+    assert stud_equity(hands, samples=1000, seed=8, limit=0) != stud_equity(
+        hands, samples=1000, seed=9, limit=0)
+
+
+def test_stud_monte_carlo_three_way_and_default_samples() -> None:
+    hands = ["AsKsQd2h3h4h", "2c2d3c4d5s9s", "JcJdJh7s8s"]
+    exact = stud_equity(hands, dead="Tc")
+    assert exact.exact
+    mc = stud_equity(hands, dead="Tc", seed=3, limit=exact.boards - 1)
+    assert not mc.exact and mc.boards == 200_000
+    for e, m, se in zip(exact.equity, mc.equity, mc.std_error, strict=True):
+        assert abs(m - e) < 4 * se
+
+
+def test_stud_early_streets_use_monte_carlo() -> None:
+    r = stud_equity(["AsKs Qd", "2c2d 3h", "7h8h 9h"], seed=1, samples=20_000)
+    assert not r.exact and r.boards == 20_000
+    assert abs(sum(r.equity) - 1) < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("hands", "dead", "options", "message"),
+    [
+        (["AsKs"], "", {}, "stud equity needs 2 to 8 hands, got 1"),
+        ([f"{r}c" for r in "23456789T"], "", {}, "stud equity needs 2 to 8 hands, got 9"),
+        ("AsKs QdQc", "", {}, "hands must be a list of hands"),
+        (["AsKs", ""], "", {}, "hand 2 has 0 cards (''); a stud hand has 1 to 7 known cards"),
+        (["AsKs", "2c3c4c5c6c7c8c9c"], "", {}, "hand 2 has 8 cards"),
+        (["AsKs", "QsXd"], "", {}, "hand 2: bad card 'Xd'"),
+        (["AsKs", "Ks"], "", {}, "Ks appears twice: in hand 1 and hand 2"),
+        (["AsKs", "Qd"], "Qd", {}, "Qd appears twice: in hand 2 and the dead cards"),
+        ([f"{r}c" for r in "2345678"] + ["9c"], "", {},
+         "the hands need 48 more cards but only 44 are left; the community-card rule"),
+        (["2c2d", "3c3d"], list(range(8, 52)), {}, "need 10 more cards but only 4 are left"),
+        (["AsKs", "QsQd"], "", {"samples": 0}, "samples must be a whole number of at least 1"),
+        (["AsKs", "QsQd"], "", {"seed": -1}, "seed must be a whole number of at least 0"),
+        (["AsKs", "QsQd"], "", {"limit": -1}, "limit must be a whole number of at least 0"),
+        (["AsKs", "QsQd"], "", {"limit": 1.5}, "limit must be a whole number"),
+    ],
+)
+def test_stud_bad_input_raises_equity_error(
+    hands: object, dead: object, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(EquityError) as info:
+        stud_equity(hands, dead, **options)  # type: ignore[arg-type]
+    assert message in str(info.value)

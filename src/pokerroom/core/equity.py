@@ -30,6 +30,11 @@ Monte Carlo (``samples=N``) draws boards from numpy's generator seeded with ``se
 a quick estimate for displays and bots, not a way to deal: the room deals its cards with
 ``secrets`` elsewhere. A complete board (five cards) leaves nothing to sample, so the
 answer is then exact whatever ``samples`` says.
+
+``stud_equity(hands, dead)`` does the same for seven card stud: 2 to 8 players, each with
+the 1 to 7 cards known so far, every hand completed to 7 cards from the remaining deck
+(all deals when there are at most ``limit``, else ``samples`` random ones), with the same
+``EquityResult`` (``boards`` then counts deals and ``board`` is empty).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import sqrt
+from math import comb, sqrt
 from typing import Any, Final, TypeAlias, cast
 
 import numpy as np
@@ -47,10 +52,14 @@ import numpy.typing as npt
 from pokerroom.core.batch import evaluate_batch
 from pokerroom.core.cards import Card, CardError, format_cards, parse_cards
 
-__all__ = ["MAX_HANDS", "MIN_HANDS", "EquityError", "EquityResult", "equity"]
+__all__ = [
+    "MAX_HANDS", "MIN_HANDS", "STUD_MAX_HANDS", "EquityError", "EquityResult", "equity",
+    "stud_equity",
+]
 
 MIN_HANDS: Final = 2
 MAX_HANDS: Final = 9
+STUD_MAX_HANDS: Final = 8
 BOARD_SIZES: Final = (0, 3, 4, 5)
 
 CardsLike: TypeAlias = str | Iterable[str | int]
@@ -76,7 +85,7 @@ class EquityResult:
     samples). ``win``, ``tie`` and ``equity`` are fractions of ``boards``.
     """
 
-    hands: tuple[tuple[Card, Card], ...]
+    hands: tuple[tuple[Card, ...], ...]
     board: tuple[Card, ...]
     dead: tuple[Card, ...]
     boards: int
@@ -214,15 +223,22 @@ class _Tally:
             cards[0] = a
             cards[1] = b
             values[h] = evaluate_batch(cards.T, check=False)  # the cards are distinct
-        if len(self.holes) == 2:  # heads-up: two comparisons
-            first = int(np.count_nonzero(values[0] > values[1]))
-            second = int(np.count_nonzero(values[1] > values[0]))
-            self.splits += [[0, first, n - first - second], [0, second, n - first - second]]
-            return
-        top = values == values.max(axis=0)
-        winners = top.sum(axis=0)
-        for h in range(len(self.holes)):
-            self.splits[h] += np.bincount(winners[top[h]], minlength=len(self.holes) + 1)
+        _score(self.splits, values)
+
+
+def _score(splits: npt.NDArray[np.int64], values: npt.NDArray[np.uint16]) -> None:
+    """Add to ``splits`` (hands x (hands + 1)) the outcome of each column of ``values``
+    (hands x deals: the value of each hand on each deal)."""
+    players, n = values.shape
+    if players == 2:  # heads-up: two comparisons
+        first = int(np.count_nonzero(values[0] > values[1]))
+        second = int(np.count_nonzero(values[1] > values[0]))
+        splits += [[0, first, n - first - second], [0, second, n - first - second]]
+        return
+    top = values == values.max(axis=0)
+    winners = top.sum(axis=0)
+    for h in range(players):
+        splits[h] += np.bincount(winners[top[h]], minlength=players + 1)
 
 
 @lru_cache(maxsize=4)
@@ -326,3 +342,152 @@ def _read(
     claim(gone, "the dead cards")
     return holes, known, gone
 
+
+# --- seven card stud -----------------------------------------------------------------------
+
+
+def stud_equity(
+    hands: Sequence[CardsLike],
+    dead: CardsLike = (),
+    *,
+    samples: int | None = None,
+    seed: int | None = None,
+    limit: int = 2_000_000,
+) -> EquityResult:
+    """Seven card stud equity of 2 to 8 ``hands``, each the 1 to 7 cards a player holds so
+    far (up or down does not matter for equity), given ``dead`` cards nobody can get (such
+    as folded players' up cards).
+
+    Each hand is completed to 7 cards from the remaining deck, dealt without replacement in
+    player order. Exhaustive when the number of completions (the product of the
+    combinations, ``boards`` in the result) is at most ``limit``; otherwise ``samples``
+    (default 200,000) random completions from numpy's generator seeded with ``seed`` (a
+    Monte Carlo estimate for speed, not a way to deal). The exhaustive deals are held in
+    memory (one byte per dealt card per deal), which ``limit`` also bounds. The result's
+    ``board`` is empty.
+
+    Raises ``EquityError`` for a bad card, a wrong count, a card given twice, bad options,
+    or hands that need more cards than the deck holds (possible with 8 players: the rule
+    that then deals one community card is not modelled).
+
+    >>> r = stud_equity(['AsAd 2c3h4h5d Kc', 'KsKd 7c8h9hTd Qc'])
+    >>> r.boards, r.exact, r.equity
+    (1, True, (1.0, 0.0))
+    """
+    known, gone = _read_stud(hands, dead)
+    if samples is not None:
+        samples = _whole(samples, 1, "samples must be a whole number of at least 1")
+    if seed is not None:
+        seed = _whole(seed, 0, "seed must be a whole number of at least 0 or None")
+    limit = _whole(limit, 0, "limit must be a whole number of at least 0")
+    used = {*gone, *(c for h in known for c in h)}
+    deck = np.array([c for c in range(52) if c not in used], dtype=np.uint8)
+    needs = [7 - len(h) for h in known]
+    if sum(needs) > len(deck):
+        raise EquityError(
+            f"the hands need {sum(needs)} more cards but only {len(deck)} are left; "
+            "the community-card rule of stud is not modelled"
+        )
+    completions, left = 1, len(deck)
+    for k in needs:
+        completions *= comb(left, k)
+        left -= k
+
+    splits = np.zeros((len(known), len(known) + 1), dtype=np.int64)
+    exact = completions <= limit
+    if exact:
+        total = completions
+        dealt = _stud_deals(len(deck), needs)
+        for start in range(0, total, _CHUNK):
+            _stud_add(splits, known, deck, dealt[:, start : start + _CHUNK])
+    else:
+        total = 200_000 if samples is None else samples
+        rng = np.random.default_rng(seed)
+        for start in range(0, total, _CHUNK):
+            n = min(_CHUNK, total - start)
+            # a uniformly random ordering of the deck per deal; its first cards are dealt
+            order = rng.random((n, len(deck))).argsort(axis=1)[:, : sum(needs)]
+            _stud_add(splits, known, deck, order.T.astype(np.uint8))
+    return EquityResult(
+        hands=tuple(known), board=(), dead=gone, boards=total, exact=exact,
+        splits=tuple(tuple(int(n) for n in row) for row in splits),
+    )
+
+
+def _stud_add(
+    splits: npt.NDArray[np.int64],
+    known: Sequence[tuple[Card, ...]],
+    deck: npt.NDArray[np.uint8],
+    dealt: npt.NDArray[Any],
+) -> None:
+    """Count one chunk of deals: ``dealt[j, i]`` is the position in ``deck`` of the j-th card
+    dealt in deal i (the missing cards of each hand in turn)."""
+    n = dealt.shape[1]
+    values = np.empty((len(known), n), dtype=np.uint16)
+    cards = np.empty((7, n), dtype=np.uint8)
+    row = 0
+    for h, hand in enumerate(known):
+        k = len(hand)
+        cards[:k] = np.array(hand, dtype=np.uint8)[:, None]
+        np.take(deck, dealt[row : row + 7 - k], out=cards[k:])
+        row += 7 - k
+        values[h] = evaluate_batch(cards.T, check=False)  # the cards are distinct
+    _score(splits, values)
+
+
+def _stud_deals(m: int, needs: Sequence[int]) -> npt.NDArray[np.uint8]:
+    """Every way to deal ``needs[0]`` cards, then ``needs[1]`` of the rest, ... from
+    range(m), as a (sum(needs), product of combinations) array: column i is the i-th deal,
+    the cards of each hand in turn (positions in the deck)."""
+    dealt = np.zeros((0, 1), dtype=np.uint8)
+    taken = 0
+    for k in needs:
+        if k == 0:
+            continue
+        subsets = _combinations(m - taken, k)  # positions among the cards still in the deck
+        n = dealt.shape[1]
+        parts = []
+        for start in range(0, n, _CHUNK):  # bounded memory for the cards still in the deck
+            part = dealt[:, start : start + _CHUNK]
+            free = np.ones((part.shape[1], m), dtype=bool)
+            free[np.arange(part.shape[1])[None, :], part] = False
+            rest = np.nonzero(free)[1].astype(np.uint8).reshape(part.shape[1], m - taken)
+            new = rest[:, subsets]  # (deals, k, subsets)
+            parts.append(np.concatenate([
+                np.repeat(part, subsets.shape[1], axis=1),
+                new.transpose(1, 0, 2).reshape(k, -1),
+            ]))
+        dealt = np.concatenate(parts, axis=1)
+        taken += k
+    return dealt
+
+
+def _read_stud(hands: object, dead: object) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        raise EquityError(f"hands must be a list of hands like ['AsKs Qd', '2c2d 2h'], got {hands!r}")
+    hands = list(hands)
+    if not MIN_HANDS <= len(hands) <= STUD_MAX_HANDS:
+        raise EquityError(
+            f"stud equity needs {MIN_HANDS} to {STUD_MAX_HANDS} hands, got {len(hands)}"
+        )
+    known: list[tuple[Card, ...]] = []
+    seen: dict[Card, str] = {}
+
+    def claim(cards: tuple[Card, ...], where: str) -> None:
+        for c in cards:
+            if c in seen:
+                raise EquityError(f"{c} appears twice: in {seen[c]} and {where}")
+            seen[c] = where
+
+    for i, hand in enumerate(hands, 1):
+        cards = _cards(f"hand {i}", hand)
+        if not 1 <= len(cards) <= 7:
+            raise EquityError(
+                f"hand {i} has {_count(cards)} ({format_cards(cards)!r}); "
+                "a stud hand has 1 to 7 known cards"
+            )
+        claim(cards, f"hand {i}")
+        known.append(cards)
+    gone = _cards("dead cards", dead)
+    claim(gone, "the dead cards")
+    return known, gone
