@@ -689,6 +689,22 @@ class _Reshuffle:
         return order + rest
 
 
+def _finish(hand: Hand, filled: set[Card]) -> Hand:
+    """After the file's last action: a showdown left undecided is finished by showing the
+    hands (cards speak); a hand still in its betting is an error. A showdown must not need
+    a card the file left unknown."""
+    if not hand.complete:
+        if hand.phase != SHOWDOWN:
+            street = hand.street_name if hand.game.stud_game else f"the {hand.street_name}"
+            raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
+                                        f"is to act on {street}")
+        while hand.actor is not None:
+            hand.show(hand.actor)
+    if filled and hand.reached_showdown:
+        _check_known(hand, filled)
+    return hand
+
+
 def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Card, int]) -> bool:
     """Record where the file deals each card; True if one is unknown ('??'). A card dealt
     twice is an error naming both places."""
@@ -773,15 +789,7 @@ def replay(hh: HandHistory) -> Hand:
             raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
         except PHHError as error:
             raise ReplayError(i, a.text, str(error)) from None
-    if not hand.complete:
-        if hand.phase != SHOWDOWN:
-            raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
-                                        f"is to act on the {STREET_NAMES[hand.street]}")
-        while hand.actor is not None:  # cards speak: show the hands still undecided
-            hand.show(hand.actor)
-    if filled and hand.reached_showdown:
-        _check_known(hand, filled)
-    return hand
+    return _finish(hand, filled)
 
 
 def _check_known(hand: Hand, filled: set[Card]) -> None:
@@ -850,15 +858,7 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
             raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
         except PHHError as error:
             raise ReplayError(i, a.text, str(error)) from None
-    if not hand.complete:
-        if hand.phase != SHOWDOWN:
-            raise ReplayError(None, "", f"the actions end before the hand is over: p{(hand.actor or 0) + 1} "
-                                        f"is to act on {hand.street_name}")
-        while hand.actor is not None:  # cards speak: show the hands still undecided
-            hand.show(hand.actor)
-    if hand.reached_showdown:
-        _check_known(hand, filled)
-    return hand
+    return _finish(hand, filled)
 
 
 def _all_in_bring_in(hand: Hand, a: Action) -> bool:
