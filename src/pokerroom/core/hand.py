@@ -501,7 +501,7 @@ class Hand:
                 winners = tuple(p for p in contenders if values[p] == value)
             if self._stud and len(winners) > 1:  # D5: highest card by suit among the five played
                 tops = [self._best_top_card(p) for p in winners]
-                winners = tuple(odd_chip_order(winners, [(c,) for c in tops]))
+                winners = tuple(odd_chip_order(winners, tops))
             shares = split(pot.amount, winners)
             for p, s in zip(winners, shares, strict=True):
                 stacks[p] += s

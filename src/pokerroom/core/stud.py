@@ -68,9 +68,8 @@ def has_open_pair(up_cards: Sequence[Sequence[Card]], live: Sequence[bool]) -> b
     return any(live[p] and len({c >> 2 for c in up}) < len(up) for p, up in enumerate(up_cards))
 
 
-def odd_chip_order(winners: Sequence[int], best_fives: Sequence[Sequence[Card]]) -> list[int]:
-    """Winners ordered for odd chips in stud (D5, case 45, TDA 20-B): the highest card by
-    suit among the five cards each one plays comes first (give each winner's most
-    favourable five, or just its top card)."""
-    top = {p: max(five) for p, five in zip(winners, best_fives, strict=True)}
+def odd_chip_order(winners: Sequence[int], top_cards: Sequence[Card]) -> list[int]:
+    """Winners ordered for odd chips in stud (D5, case 45, TDA 20-B): the one whose five
+    cards hold the highest card by suit first; ``top_cards`` is that card for each."""
+    top = dict(zip(winners, top_cards, strict=True))
     return sorted(winners, key=lambda p: -top[p])
