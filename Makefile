@@ -20,7 +20,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
-	$(BIN)/mypy --strict src/pokerroom/core
+	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table
 
 test: lint
 	$(BIN)/python -c 'import pokerroom.core as c; print("core modules:", c.MODE)'

@@ -139,6 +139,20 @@ def check_deck(deck: Sequence[int | str], need: int) -> tuple[Card, ...]:
     return _pick(*cards)(_CARDS) if len(cards) > 1 else (_CARDS[cards[0]],)
 
 
+def stacked_deck(top: str | Iterable[str | int]) -> tuple[Card, ...]:
+    """A full deck with ``top`` on top in that order and the other cards after it, in
+    card order: a rigged deal for tests and examples.
+
+    >>> format_cards(stacked_deck('AsKs')[:4])
+    'AsKs2c2d'
+    """
+    first = parse_cards(top)
+    if len(set(first)) != len(first):
+        raise CardError("bad deck: a card appears twice")
+    rest = [c for c in _CARDS if c not in set(first)]
+    return first + tuple(rest)
+
+
 def seeded_deck(seed: int | str | None = None) -> tuple[Card, ...]:
     """A reproducible deck order for tests and simulations (never for real play)."""
     order = list(_CARDS)

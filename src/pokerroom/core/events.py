@@ -39,8 +39,9 @@ class BoardDealt(NamedTuple):
 
 
 class Acted(NamedTuple):
-    """A betting decision: 'fold', 'check', 'call', 'bet', 'raise', or in stud 'bring_in'
-    and 'complete'.
+    """A betting decision: 'fold', 'check', 'call', 'bet', 'raise', in stud 'bring_in'
+    and 'complete', or 'protected' (all-in protection on a timeout, D7: the player stays in
+    for what he committed, the rest of his stack set aside until the hand ends).
 
     ``amount`` is what the player added, ``to`` their total bet on this street after it.
     """

@@ -167,6 +167,7 @@ class Hand:
         self.mucked: set[int] = set()
         self.reached_showdown: set[int] = set()
         self.winnings = [0] * n
+        self.protected = [0] * n  # chips set aside by all-in protection (D7), returned at the end
         self._pos = 0  # next card of the deck
         self._order: list[int] = []  # showdown order
         self._pots: list[Pot] = []
@@ -518,6 +519,10 @@ class Hand:
 
     def _finish(self) -> None:
         self.phase = COMPLETE
+        if any(self.protected):
+            for p in range(self.n):
+                self.stacks[p] += self.protected[p]
+                self.protected[p] = 0
         self.actor = None
         self.collected = [0] * self.n
         self.dead = 0
@@ -719,6 +724,35 @@ class Hand:
         if reason:
             raise IllegalAction("must_show", reason)
         return p
+
+    def verify_protect(self, player: object = None) -> int:
+        """All-in protection (R1, D7): a player facing a bet who has chips in the pot may be
+        kept in for what he already committed instead of folding."""
+        p = self._check_turn(player, BETTING)
+        if self._bring_in_open:
+            raise IllegalAction("bring_in_first", "the bring-in is posted, not protected")
+        if self.bets[p] >= self.level:
+            raise IllegalAction("nothing_to_call", "there is no bet to face: check instead")
+        if not self.bets[p] and not self.collected[p]:
+            raise IllegalAction("nothing_committed", f"player {p} has no chips in the pot to stay in for")
+        return p
+
+    def can_protect(self, player: object = None) -> bool:
+        return _can(self.verify_protect, player)
+
+    def protect(self, player: object = None) -> tuple[Event, ...]:
+        """Treat the player as all in for the chips already committed (the seeds' timeout
+        policy, D7): the rest of his stack is set aside, out of play, and comes back to him
+        when the hand ends; side pots form for further betting between the others."""
+        p = self.verify_protect(player)
+        mark = len(self.events)
+        self.protected[p] += self.stacks[p]
+        self.stacks[p] = 0
+        self._active -= 1
+        self.acted[p] = self.level
+        self.events.append(_NEW(Acted, (p, "protected", 0, self.bets[p], True)))
+        self._after_action(p)
+        return tuple(self.events[mark:])
 
     def can_fold(self, player: object = None) -> bool:
         return _can(self.verify_fold, player)

@@ -1,0 +1,140 @@
+"""A table's settings as data: the games it deals, the buy-in, the clock and its policies.
+
+A table deals one game, or rotates between several on a schedule (L4, case 46): each
+``Stage`` is a game and how many hands it lasts; the schedule repeats. Every setting is
+checked when the config is made, and a wrong one raises ``TableError`` saying what is wrong.
+
+>>> from pokerroom.core.structures import Game
+>>> config = TableConfig.mixed(
+...     [Stage(Game.no_limit(1, 2), 6), Stage(Game.fixed_limit(4, 8, small_blind=2, big_blind=4), 6)],
+...     seats=6, min_buy_in=40, max_buy_in=200)
+>>> [game_label(stage.game) for stage in config.schedule]
+['NL 1/2', 'FL 4/8 (blinds 2/4)']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pokerroom.core.structures import Game, Structure
+
+CHECK_FOLD = "check_fold"
+ALL_IN_PROTECTION = "all_in_protection"
+TIMEOUT_POLICIES = (CHECK_FOLD, ALL_IN_PROTECTION)
+MAX_SEATS = {"holdem": 10, "stud": 8}
+
+
+class TableError(ValueError):
+    """A table command or setting the table refuses; ``code`` names the reason for machines."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def game_label(game: Game) -> str:
+    """A short human name for a game: 'NL 1/2', 'FL 4/8 (blinds 2/4)', 'Stud 10/20'."""
+    ante = f", ante {game.ante}" if game.ante else ""
+    if game.variant == "stud":
+        return f"Stud {game.small_bet}/{game.big_bet} (ante {game.ante}, bring-in {game.bring_in})"
+    if game.structure is Structure.FIXED_LIMIT:
+        return f"FL {game.small_bet}/{game.big_bet} (blinds {game.small_blind}/{game.big_blind}{ante})"
+    return f"{game.structure.value} {game.small_blind}/{game.big_blind}{ante.replace(', ', ' ')}"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One game of a schedule and how many hands in a row it is dealt."""
+
+    game: Game
+    hands: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.game, Game):
+            raise TableError("bad_game", f"a stage needs a Game, got {self.game!r}")
+        if type(self.hands) is not int or self.hands < 1:
+            raise TableError("bad_schedule", f"a stage lasts at least one hand, got {self.hands!r}")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything a table needs to know before the first hand.
+
+    Times are in seconds. ``action_time`` is the clock for each decision (R1: 10-20 s by
+    default); ``time_bank`` is what a player starts with on top of it, used automatically
+    when the action time runs out, refilled by ``time_bank_refill`` for every hand he is
+    dealt, up to ``time_bank_max``. ``max_timeouts`` timeouts in a row sit a player out;
+    ``max_missed_orbits`` orbits sitting out cost him the seat (his chips go back to his
+    balance).
+    """
+
+    schedule: tuple[Stage, ...]
+    seats: int = 6
+    min_buy_in: int = 0
+    max_buy_in: int = 0
+    action_time: float = 15.0
+    time_bank: float = 30.0
+    time_bank_max: float = 60.0
+    time_bank_refill: float = 1.0
+    timeout_policy: str = CHECK_FOLD
+    max_timeouts: int = 2
+    max_missed_orbits: int = 3
+    name: str = field(default="table")
+
+    def __post_init__(self) -> None:
+        schedule = self.schedule
+        if not isinstance(schedule, tuple) or not schedule or not all(isinstance(s, Stage) for s in schedule):
+            raise TableError("bad_schedule", "the schedule must be a non-empty tuple of Stage")
+        variants = {s.game.variant for s in schedule}
+        if len(variants) != 1:
+            raise TableError("bad_schedule", "a schedule mixes hold'em structures, not hold'em and stud")
+        variant = variants.pop()
+        most = MAX_SEATS[variant]
+        if type(self.seats) is not int or not 2 <= self.seats <= most:
+            raise TableError("bad_seats", f"a {variant} table has 2 to {most} seats, got {self.seats!r}")
+        for name in ("min_buy_in", "max_buy_in", "max_timeouts", "max_missed_orbits"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                raise TableError("bad_setting", f"{name} must be a non-negative whole number, got {value!r}")
+        if self.min_buy_in < 1:
+            raise TableError("bad_buy_in", "the minimum buy-in must be at least one chip")
+        if self.max_buy_in < self.min_buy_in:
+            raise TableError("bad_buy_in", "the maximum buy-in is below the minimum")
+        for name in ("action_time", "time_bank", "time_bank_max", "time_bank_refill"):
+            value = getattr(self, name)
+            if type(value) not in (int, float) or value < 0 or value != value or value == float("inf"):
+                raise TableError("bad_setting", f"{name} must be a number of seconds, got {value!r}")
+        if self.action_time < 1:
+            raise TableError("bad_setting", "the action time must be at least one second")
+        if self.time_bank > self.time_bank_max:
+            raise TableError("bad_setting", "the starting time bank exceeds its maximum")
+        if self.timeout_policy not in TIMEOUT_POLICIES:
+            choices = " or ".join(TIMEOUT_POLICIES)
+            raise TableError("bad_setting", f"timeout_policy must be {choices}, got {self.timeout_policy!r}")
+        if self.max_timeouts < 1:
+            raise TableError("bad_setting", "max_timeouts must be at least 1")
+
+    @property
+    def variant(self) -> str:
+        return self.schedule[0].game.variant
+
+    @property
+    def is_mixed(self) -> bool:
+        return len(self.schedule) > 1
+
+    @classmethod
+    def single(cls, game: Game, **settings: object) -> TableConfig:
+        """A table dealing one game, with the buy-in 40 to 200 big blinds (bets) by default."""
+        return cls.mixed([Stage(game, 1)], **settings)
+
+    @classmethod
+    def mixed(cls, stages: list[Stage], **settings: object) -> TableConfig:
+        unit = max(_smallest_stack(s.game) for s in stages) if stages else 1
+        settings.setdefault("min_buy_in", 40 * unit)
+        settings.setdefault("max_buy_in", 200 * unit)
+        return cls(tuple(stages), **settings)  # type: ignore[arg-type]
+
+
+def _smallest_stack(game: Game) -> int:
+    """The unit a buy-in is measured in: the big blind, or a stud small bet."""
+    return game.small_bet if game.variant == "stud" else max(game.big_blind, 1)

@@ -1,0 +1,558 @@
+"""A table: seats, the button and blinds, the action clock, mixed games, previous hand.
+
+``Table`` is a pure, deterministic layer over the hand engine: it has no clock (every
+command takes ``now``, in seconds, from the caller), no randomness (the caller hands it a
+shuffled deck and, when the table starts, may choose the first button) and no I/O. Every
+command returns the events it produced, table events and the hand's own events with seat
+numbers in their player fields (see ``pokerroom.table.events``); a command the table
+refuses raises ``TableError`` with a code and a reason, and changes nothing.
+
+>>> from pokerroom.core.cards import stacked_deck
+>>> from pokerroom.core.structures import Game
+>>> table = Table(TableConfig.single(Game.no_limit(1, 2), seats=6))
+>>> _ = table.sit('ann', 1, 200); _ = table.sit('bob', 4, 150)
+>>> _ = table.start_hand(stacked_deck('AsKs2c7d'), now=0.0, button=1)
+>>> table.positions, table.actor
+(Positions(button=1, small_blind=1, big_blind=4), 1)
+>>> [type(e).__name__ for e in table.act('ann', 'fold', now=3.0)][:3]
+['Acted', 'UncalledReturned', 'StreetEnded']
+>>> table.seats[4].stack, table.previous.pots[0].winners
+(151, (4,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pokerroom.core.cards import Card, CardError, check_deck
+from pokerroom.core.events import Event, HandEnded
+from pokerroom.core.hand import BETTING, SHOWDOWN, Hand, IllegalAction
+from pokerroom.core.structures import Game, GameError
+from pokerroom.table.config import ALL_IN_PROTECTION, Stage, TableConfig, TableError, game_label
+from pokerroom.table.events import (
+    AnyEvent,
+    BlindMissed,
+    ChipsAdded,
+    GameChanged,
+    HandStarted,
+    Left,
+    PostRequested,
+    SatIn,
+    SatOut,
+    Seated,
+    TimedOut,
+    TurnStarted,
+)
+from pokerroom.table.positions import Plan, Positions, plan_hand
+from pokerroom.table.record import HandRecord, finished, record_hand, to_seats
+from pokerroom.table.seating import ACTIVE, ENTERING, SITTING_OUT, Seat
+
+IDLE, POSTING, PLAYING = "idle", "posting", "playing"
+Reshuffle = Callable[[tuple[Card, ...]], Sequence[int]]
+
+
+class Table:
+    """One table of the room. See the module docstring."""
+
+    def __init__(self, config: TableConfig) -> None:
+        if not isinstance(config, TableConfig):
+            raise TableError("bad_config", f"a table needs a TableConfig, got {config!r}")
+        self.config = config
+        self.seats: dict[int, Seat] = {}
+        self._by_player: dict[str, int] = {}
+        self.phase = IDLE
+        self.positions: Positions | None = None  # of the last hand dealt
+        self.hand: Hand | None = None  # the hand being played, or the last one
+        self.plan: Plan | None = None  # who is in self.hand, by seat
+        self.hand_number = 0
+        self.stage = 0  # index in config.schedule of the game being dealt
+        self._stage_hands = 0  # hands dealt in this stage so far
+        self.previous: HandRecord | None = None
+        self.turn: TurnStarted | None = None
+        self._players: tuple[str, ...] = ()
+        self._game: Game = config.schedule[0].game
+        # the posting phase: blinds and antes to confirm before the deal
+        self._pending: dict[int, PostRequested] = {}
+        self._confirmed: dict[int, tuple[int, int, int]] = {}
+        self._deck: Sequence[int] = ()
+        self._reshuffle: Reshuffle | None = None
+        self._button: int | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def game(self) -> Game:
+        """The game of the hand being played, or of the next hand between hands."""
+        return self._game if self.phase == PLAYING else self._next_stage()[0].game
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose turn it is, or None."""
+        if self.phase != PLAYING or self.hand is None or self.hand.actor is None:
+            return None
+        assert self.plan is not None
+        return self.plan.seats[self.hand.actor]
+
+    @property
+    def deadline(self) -> float | None:
+        """When the table next needs ``advance``: a turn's clock or a posting request."""
+        if self.phase == POSTING and self._pending:
+            return min(r.deadline for r in self._pending.values())
+        if self.phase == PLAYING and self.turn is not None:
+            return self.turn.deadline
+        return None
+
+    def seat_of(self, player: object) -> int:
+        if type(player) is not str or player not in self._by_player:
+            raise TableError("not_seated", f"{player!r} is not seated at this table")
+        return self._by_player[player]
+
+    def in_hand(self, seat: int) -> bool:
+        """Whether the player in ``seat`` is dealt in the hand being played."""
+        return self.phase == PLAYING and self.plan is not None and seat in self.plan.seats
+
+    def schedule(self) -> tuple[str, str, int]:
+        """(the game now, the game next, hands before the switch) for a mixed table (L4);
+        for a single game the next game is the same and the count is 0."""
+        stages = self.config.schedule
+        if len(stages) == 1:
+            return game_label(stages[0].game), game_label(stages[0].game), 0
+        if self.phase == PLAYING:
+            index, done = self.stage, self._stage_hands
+        else:
+            stage, done = self._next_stage()
+            index = stages.index(stage)
+        nxt = stages[(index + 1) % len(stages)]
+        return game_label(stages[index].game), game_label(nxt.game), stages[index].hands - done
+
+    def chips(self) -> int:
+        """Every chip at the table: stacks, and in a hand the pots and set-aside chips."""
+        total = sum(s.stack for n, s in self.seats.items() if not self.in_hand(n))
+        if self.phase == PLAYING and self.hand is not None:
+            hand = self.hand
+            total += sum(hand.stacks) + hand.pot + sum(hand.protected)
+        return total
+
+    def stack(self, seat: int) -> int:
+        """The chips in front of the player in ``seat`` now (in a hand: behind his bets)."""
+        if self.in_hand(seat):
+            assert self.hand is not None and self.plan is not None
+            i = self.plan.seats.index(seat)
+            return self.hand.stacks[i] + self.hand.protected[i]
+        return self.seats[seat].stack
+
+    # ------------------------------------------------------------------ seating
+
+    def sit(self, player: object, seat: object, buy_in: object, now: float = 0.0) -> list[AnyEvent]:
+        """Take a free seat with a buy-in between the table minimum and maximum (R3, S1,
+        case 48). In hold'em a newcomer then waits for the big blind or posts one (H6)."""
+        if type(player) is not str or not player.strip():
+            raise TableError("bad_player", f"a player is a non-empty name, not {player!r}")
+        if player in self._by_player:
+            raise TableError("already_seated", f"{player} already sits in seat {self._by_player[player]}")
+        n = self.config.seats
+        if type(seat) is not int or not 1 <= seat <= n:
+            raise TableError("bad_seat", f"seats are numbered 1 to {n}, not {seat!r}")
+        if seat in self.seats:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+        self._check_buy_in(buy_in, 0, "buy in")
+        assert type(buy_in) is int
+        stud = self.config.variant == "stud"
+        self.seats[seat] = Seat(
+            seat, player, buy_in, self.config.time_bank, state=ACTIVE if stud else ENTERING, owe_big=not stud
+        )
+        self._by_player[player] = seat
+        return [Seated(seat, player, buy_in)]
+
+    def _check_buy_in(self, amount: object, stack: int, verb: str) -> None:
+        low, high = self.config.min_buy_in, self.config.max_buy_in
+        if type(amount) is not int or amount <= 0:
+            raise TableError("bad_amount", f"chips are a positive whole number, not {amount!r}")
+        if stack + amount < low:
+            raise TableError(
+                "below_minimum",
+                f"cannot {verb} for {amount}: the stack must reach the minimum buy-in {low} (no short buys)",
+            )
+        if stack + amount > high:
+            raise TableError(
+                "above_maximum", f"cannot {verb} {amount}: the stack would pass the maximum buy-in {high}"
+            )
+
+    def add_chips(self, player: object, amount: object, now: float = 0.0) -> list[AnyEvent]:
+        """Add chips between hands (case 48), up to the maximum buy-in; a busted player
+        buying in again is back in the game."""
+        s = self.seat_of(player)
+        seat = self.seats[s]
+        if self.in_hand(s):
+            raise TableError("in_hand", "chips can be added only between hands")
+        self._check_buy_in(amount, seat.stack, "add")
+        assert type(amount) is int
+        busted = seat.stack == 0
+        seat.stack += amount
+        out: list[AnyEvent] = [ChipsAdded(s, seat.player, amount, seat.stack)]
+        if busted and seat.state == SITTING_OUT:
+            seat.come_back()
+            out.append(SatIn(s, seat.player, _owes(seat)))
+        if self.phase == POSTING:
+            out += self._continue_posting(now)
+        return out
+
+    def leave(self, player: object, now: float = 0.0) -> list[AnyEvent]:
+        """Leave the table. Between hands the seat is free at once and the chips go back to
+        the balance; in a hand the player folds when his turn comes (checks when that is
+        free) and leaves when the hand ends, with whatever he then has."""
+        s = self.seat_of(player)
+        seat = self.seats[s]
+        if self.in_hand(s):
+            seat.leaving = True
+            return self._after_change(now)
+        out = self._remove(s, "left")
+        if self.phase == POSTING:
+            self._pending.pop(s, None)
+            out += self._continue_posting(now)
+        return out
+
+    def _remove(self, s: int, reason: str) -> list[AnyEvent]:
+        seat = self.seats.pop(s)
+        del self._by_player[seat.player]
+        return [Left(s, seat.player, seat.stack, reason)]
+
+    def set_options(self, player: object, now: float = 0.0, **values: object) -> list[AnyEvent]:
+        """Change a player's settings (``Options``): auto-post blinds and antes, wait for
+        the big blind, sit out next hand or at the next big blind, auto-muck."""
+        s = self.seat_of(player)
+        seat = self.seats[s]
+        seat.options = seat.options.with_values(values)
+        if seat.options.sit_out_next_hand and not self.in_hand(s):
+            out = self._sit_out(s, "asked")
+            if self.phase == POSTING:
+                self._pending.pop(s, None)
+                out += self._continue_posting(now)
+            return out
+        return []
+
+    def sit_out(self, player: object, now: float = 0.0) -> list[AnyEvent]:
+        """Sit out: at once between hands, from the next hand when in one."""
+        return self.set_options(player, now, sit_out_next_hand=True)
+
+    def sit_in(self, player: object, now: float = 0.0) -> list[AnyEvent]:
+        """Come back from sitting out ("I'm back"); what was missed is owed (H7)."""
+        s = self.seat_of(player)
+        seat = self.seats[s]
+        seat.options = seat.options.with_values({"sit_out_next_hand": False, "sit_out_next_big_blind": False})
+        if seat.state != SITTING_OUT:
+            return []
+        if seat.stack == 0:
+            raise TableError("no_chips", "add chips to play again")
+        seat.come_back()
+        out: list[AnyEvent] = [SatIn(s, seat.player, _owes(seat))]
+        if self.phase == POSTING:
+            out += self._continue_posting(now)
+        return out
+
+    def _sit_out(self, s: int, reason: str) -> list[AnyEvent]:
+        seat = self.seats[s]
+        seat.options = seat.options.with_values({"sit_out_next_hand": False, "sit_out_next_big_blind": False})
+        if seat.state == SITTING_OUT:
+            return []
+        seat.sit_out()
+        seat.timeouts = 0
+        return [SatOut(s, seat.player, reason)]
+
+    # ------------------------------------------------------------------ starting a hand
+
+    def _next_stage(self) -> tuple[Stage, int]:
+        """The stage the next hand is dealt in, and how many hands of it were dealt."""
+        stages = self.config.schedule
+        stage = stages[self.stage]
+        if self.hand_number and self._stage_hands >= stage.hands and len(stages) > 1:
+            return stages[(self.stage + 1) % len(stages)], 0
+        return stage, self._stage_hands
+
+    def can_start(self) -> bool:
+        """Whether ``start_hand`` would deal (or ask for blinds) now."""
+        if self.phase != IDLE:
+            return False
+        return self._plan_for(None) is not None
+
+    def start_hand(
+        self,
+        deck: Sequence[int],
+        now: float = 0.0,
+        *,
+        reshuffle: Reshuffle | None = None,
+        button: int | None = None,
+    ) -> list[AnyEvent]:
+        """Deal the next hand from ``deck`` (the caller shuffled it). Players who post by
+        hand are asked first (``post``); the deal waits for them or their clock."""
+        if self.phase != IDLE:
+            raise TableError("hand_running", "a hand is already being played or set up")
+        try:
+            cards = check_deck(deck, 52)
+        except CardError as e:
+            raise TableError("bad_deck", f"{e} (the table deals from a full shuffled deck)") from None
+        if button is not None and (type(button) is not int or button not in self.seats):
+            raise TableError("bad_seat", f"the first button must be an occupied seat, not {button!r}")
+        if self._plan_for(button) is None:
+            raise TableError("not_enough_players", "two players ready to play are needed to deal")
+        out: list[AnyEvent] = []
+        for s, seat in list(self.seats.items()):
+            if seat.options.sit_out_next_hand:
+                out += self._sit_out(s, "asked")
+        self._deck, self._reshuffle, self._button = cards, reshuffle, button
+        self._confirmed = {}
+        self._pending = {}
+        self.phase = POSTING
+        return out + self._continue_posting(now)
+
+    def _plan_for(self, button: int | None) -> Plan | None:
+        stage = self._next_stage()[0]
+        return plan_hand(self.seats, self.config.seats, stage.game, self.positions, button)
+
+    def _continue_posting(self, now: float) -> list[AnyEvent]:
+        plan = self._plan_for(self._button)
+        if plan is None:  # not enough players left to deal: back to waiting
+            self.phase = IDLE
+            self._pending = {}
+            return []
+        out: list[AnyEvent] = []
+        wanted: dict[int, PostRequested] = {}
+        for s in plan.seats:
+            seat = self.seats[s]
+            blind, dead, ante = plan.post_of(s)
+            options = seat.options
+            blinds_asked = (blind or dead) and not options.auto_post_blinds
+            asks = blinds_asked or (ante and not options.auto_post_antes)
+            if not asks or self._confirmed.get(s) == (blind, dead, ante):
+                continue
+            old = self._pending.get(s)
+            if old is not None and (old.blind, old.dead, old.ante) == (blind, dead, ante):
+                wanted[s] = old
+            else:
+                wanted[s] = PostRequested(s, seat.player, blind, dead, ante, now + self.config.action_time)
+                out.append(wanted[s])
+        self._pending = wanted
+        if wanted:
+            return out
+        return out + self._deal(plan, now)
+
+    def post(self, player: object, accept: object = True, now: float = 0.0) -> list[AnyEvent]:
+        """Answer a posting request: post (True) or sit out (False)."""
+        s = self.seat_of(player)
+        if self.phase != POSTING or s not in self._pending:
+            raise TableError("nothing_to_post", "nothing is asked of this seat now")
+        if type(accept) is not bool:
+            raise TableError("bad_answer", f"post takes true or false, not {accept!r}")
+        request = self._pending.pop(s)
+        if accept:
+            self._confirmed[s] = (request.blind, request.dead, request.ante)
+            return self._continue_posting(now)
+        return self._sit_out(s, "declined") + self._continue_posting(now)
+
+    def _deal(self, plan: Plan, now: float) -> list[AnyEvent]:
+        out: list[AnyEvent] = []
+        stage, done = self._next_stage()
+        game = stage.game
+        stud = game.variant == "stud"
+        # made first: nothing changes at the table if the hand cannot be dealt
+        hand = Hand(
+            game, [self.seats[s].stack for s in plan.seats], self._deck,
+            antes=plan.antes,
+            blinds=None if stud else plan.blinds,
+            dead_blinds=None if stud else plan.dead,
+            big_blind_position=None if stud else plan.big_blind_position,
+            reshuffle=self._reshuffle,
+        )
+        stages = self.config.schedule
+        if self.hand_number and stage is not stages[self.stage]:
+            self.stage = (self.stage + 1) % len(stages)
+            out.append(GameChanged(game_label(game), self.stage))
+        self._stage_hands = done + 1
+        # the big blind passed these players while they sat out (H7), or they sit out now
+        for s in plan.sit_out_now:
+            out += self._sit_out(s, "big_blind")
+        for s in plan.sit_out_now + plan.missed_big:
+            seat = self.seats[s]
+            seat.missed_orbits += 1
+            if game.variant != "stud" and not (seat.owe_big and seat.owe_small):
+                seat.miss_big_blind()
+                out.append(BlindMissed(s, seat.player, "big"))
+        for s in plan.missed_small:
+            seat = self.seats[s]
+            if not seat.owe_small:
+                seat.owe_small = True
+                out.append(BlindMissed(s, seat.player, "small"))
+        for s in sorted(plan.missed_big):
+            if self.seats[s].missed_orbits > self.config.max_missed_orbits:
+                out += self._remove(s, "sat_out_too_long")
+        for s in plan.seats:
+            seat = self.seats[s]
+            seat.clear_debts()
+            seat.missed_orbits = 0
+            seat.hands += 1
+            seat.time_bank = min(self.config.time_bank_max, seat.time_bank + self.config.time_bank_refill)
+        self.hand, self.plan, self._game, self.positions = hand, plan, game, plan.positions
+        self._players = tuple(self.seats[s].player for s in plan.seats)
+        self.hand_number += 1
+        self.phase = PLAYING
+        self._pending, self._confirmed, self._deck = {}, {}, ()
+        pos = plan.positions
+        out.append(HandStarted(
+            self.hand_number, game_label(game), pos.button,
+            pos.small_blind if plan.small_blind_posted else None,
+            None if stud else pos.big_blind, plan.seats,
+        ))
+        out += self._seated_events(hand.events)
+        return out + self._after_change(now)
+
+    # ------------------------------------------------------------------ playing
+
+    def _seated_events(self, events: Sequence[Event]) -> list[AnyEvent]:
+        assert self.plan is not None
+        seats = self.plan.seats
+        number = self.hand_number
+        return [finished(number, e, seats) if type(e) is HandEnded else to_seats(e, seats) for e in events]
+
+    def act(self, player: object, action: object, amount: object = None, now: float = 0.0) -> list[AnyEvent]:
+        """The player's decision: 'fold', 'check', 'call', 'bet', 'raise' (with the total
+        amount), 'bring_in', 'complete' (with the amount), 'show' or 'muck'."""
+        s = self.seat_of(player)
+        if not self.in_hand(s):
+            raise TableError("not_in_hand", f"{player} is not in a hand being played")
+        hand, plan = self.hand, self.plan
+        assert hand is not None and plan is not None
+        if self.turn is not None and self.turn.seat == s and now >= self.turn.deadline:
+            raise TableError("too_late", "the clock ran out: the table acts for you (call advance)")
+        try:
+            events = hand.act(action, amount, player=plan.seats.index(s))
+        except (IllegalAction, GameError) as e:
+            raise TableError(getattr(e, "code", "illegal"), str(e)) from None
+        seat = self.seats[s]
+        seat.timeouts = 0
+        if self.turn is not None and self.turn.seat == s:
+            used = now - self.turn.started - self.config.action_time
+            if used > 0:
+                seat.time_bank = max(0.0, seat.time_bank - used)
+        self.turn = None
+        return self._seated_events(events) + self._after_change(now)
+
+    def advance(self, now: float) -> list[AnyEvent]:
+        """Apply what the clock decides at time ``now``: a turn or a posting request whose
+        time ran out (R1, D7, case 47)."""
+        if self.phase == POSTING:
+            out: list[AnyEvent] = []
+            late = [s for s, r in self._pending.items() if now >= r.deadline]
+            for s in late:
+                seat = self.seats[s]
+                del self._pending[s]
+                out.append(TimedOut(s, seat.player, "declined"))
+                out += self._sit_out(s, "declined")
+            return out + (self._continue_posting(now) if late else [])
+        if self.phase != PLAYING or self.turn is None or now < self.turn.deadline:
+            return []
+        s = self.turn.seat
+        seat = self.seats[s]
+        seat.time_bank = 0.0
+        seat.timeouts += 1
+        self.turn = None
+        verb, events = self._act_for(s, timeout=True)
+        out = [TimedOut(s, seat.player, verb)]
+        out += self._seated_events(events)
+        if seat.timeouts >= self.config.max_timeouts:
+            out += self._sit_out(s, "timeouts")
+        return out + self._after_change(now)
+
+    def _act_for(self, s: int, timeout: bool) -> tuple[str, tuple[Event, ...]]:
+        """The table's decision for a player who is not deciding (timed out, left or sat out)."""
+        hand, plan = self.hand, self.plan
+        assert hand is not None and plan is not None
+        p = plan.seats.index(s)
+        if hand.phase == SHOWDOWN:
+            if hand.can_muck(p) and self._beaten(p):
+                return "muck", hand.muck(p)
+            return "show", hand.show(p)
+        legal = hand.legal_actions()
+        if legal.bring_in:  # D7: a stud bring-in owed is posted for the player
+            return "bring_in", hand.bring_in(p)
+        if legal.check:
+            return "check", hand.check_call(p)
+        if self.config.timeout_policy == ALL_IN_PROTECTION and hand.can_protect(p):
+            return "protected", hand.protect(p)
+        if legal.fold:
+            return "fold", hand.fold(p)
+        return "call", hand.check_call(p)  # cannot happen: a player facing a bet may fold
+
+    def _beaten(self, p: int) -> bool:
+        """Whether p's hand loses, in every pot he could win, to a hand already shown."""
+        hand = self.hand
+        assert hand is not None
+        mine = hand.hand_value(p)
+        if mine is None:
+            return False
+        for pot in hand.pots():
+            if p not in pot.eligible:
+                continue
+            shown = [v for q in pot.eligible if q in hand.shown and (v := hand.hand_value(q)) is not None]
+            if not shown or mine >= max(shown):
+                return False
+        return True
+
+    def _after_change(self, now: float) -> list[AnyEvent]:
+        """Play on after the hand changed: the table's automatic decisions, then the clock
+        for whoever must decide, or the end of the hand."""
+        out: list[AnyEvent] = []
+        hand, plan = self.hand, self.plan
+        assert hand is not None and plan is not None
+        while not hand.complete and hand.actor is not None:
+            s = plan.seats[hand.actor]
+            seat = self.seats[s]
+            if hand.phase == SHOWDOWN:
+                p = hand.actor
+                if not self._beaten(p):
+                    out += self._seated_events(hand.show(p))  # a hand that can win is shown
+                    continue
+                if seat.options.auto_muck or seat.leaving or seat.state == SITTING_OUT:
+                    out += self._seated_events(hand.muck(p) if hand.can_muck(p) else hand.show(p))
+                    continue
+            elif seat.leaving or seat.state == SITTING_OUT:
+                out += self._seated_events(self._act_for(s, timeout=False)[1])
+                continue
+            if self.turn is None or self.turn.seat != s:
+                bank = seat.time_bank
+                self.turn = TurnStarted(s, now, now + self.config.action_time + bank, bank)
+                out.append(self.turn)
+            return out
+        if hand.complete:
+            out += self._finish_hand()
+        return out
+
+    def _finish_hand(self) -> list[AnyEvent]:
+        hand, plan = self.hand, self.plan
+        assert hand is not None and plan is not None and hand.phase != BETTING
+        self.turn = None
+        self.phase = IDLE
+        self.previous = record_hand(
+            self.hand_number, game_label(self._game), plan.positions.button, hand, plan.seats, self._players
+        )
+        out: list[AnyEvent] = []
+        ended = hand.result()
+        for s, stack in zip(plan.seats, ended.stacks, strict=True):
+            seat = self.seats[s]
+            seat.stack = stack
+            if seat.leaving:
+                out += self._remove(s, "left")
+            elif stack == 0:
+                out += self._sit_out(s, "busted")
+        return out
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{n}:{s.player}={s.stack}" for n, s in sorted(self.seats.items()))
+        return f"<Table {self.config.name} {self.phase} hand {self.hand_number} [{seats}]>"
+
+
+def _owes(seat: Seat) -> str:
+    if seat.owe_big and seat.owe_small:
+        return "big_and_small_blind"
+    if seat.owe_big:
+        return "big_blind"
+    return "small_blind" if seat.owe_small else "nothing"
