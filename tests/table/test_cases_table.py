@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pokerroom.core.events import Acted
+from pokerroom.core.events import Acted, Mucked, audience, for_viewer
 from pokerroom.table import ENTERING, IDLE, SITTING_OUT, Positions
 from pokerroom.table.events import BlindMissed, HandFinished, Left, SatIn, SatOut
 from tests.core.holdem_helpers import stacked_deck
@@ -260,9 +260,9 @@ def test_case_49_previous_hand_reveals_every_hand_at_the_showdown_D6_H16():
     assert [str(c) for c in record.board] == ["Ad", "Jc", "8h", "4s", "3c"]
     assert record.pots[0].winners == (2,) and record.pots[0].amount == 2 + 2 + 2 + 2 + 2 + 4 + 4
     assert s2.hand == "One pair, kings"
-    # nobody saw S1's cards while the hand was played: the muck went to S1 alone
-    mucked = [e for e in events if type(e) is Acted or type(e).__name__ == "Mucked"]
-    assert [e for e in mucked if type(e).__name__ == "Mucked"][0].player == 1
+    # while the hand was played nobody but S1 saw the mucked cards
+    (muck,) = [e for e in events if type(e) is Mucked]
+    assert muck.player == 1 and audience(muck) == 1 and for_viewer(muck, 2).cards == ()
 
 
 def test_case_49_no_rabbit_hunting():

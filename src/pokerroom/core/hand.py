@@ -625,7 +625,7 @@ class Hand:
             raise IllegalAction("not_your_turn", f"it is player {p}'s turn, not player {player}'s")
         if self.phase != phase:
             what = "show or muck" if self.phase == SHOWDOWN else "bet, call, check or fold"
-            raise IllegalAction("wrong_phase", f"player {p} must {what} now")
+            raise IllegalAction("wrong_phase", f"it is time to {what}")
         return p
 
     def verify_fold(self, player: object = None) -> int:
@@ -678,7 +678,7 @@ class Hand:
         r = self._raise_range(p)
         word = "bet" if self.level == 0 else "raise"
         if r is None:
-            raise IllegalAction("cannot_raise", f"player {p} may not {word} now: {self._no_raise_reason(p)}")
+            raise IllegalAction("cannot_raise", f"no {word} is allowed now: {self._no_raise_reason(p)}")
         low, high = r
         if self._fixed and amount != low and amount != high:
             span = f"exactly {low}" if low == high else f"exactly {low} or {high}"
@@ -734,7 +734,7 @@ class Hand:
         if self.bets[p] >= self.level:
             raise IllegalAction("nothing_to_call", "there is no bet to face: check instead")
         if not self.bets[p] and not self.collected[p]:
-            raise IllegalAction("nothing_committed", f"player {p} has no chips in the pot to stay in for")
+            raise IllegalAction("nothing_committed", "no chips in the pot to stay in for")
         return p
 
     def can_protect(self, player: object = None) -> bool:
@@ -871,7 +871,7 @@ class Hand:
             if action == "check" and self.actor is not None and self.phase == BETTING:
                 p = self._check_turn(player, BETTING)
                 if self.bets[p] < self.level and not self._bring_in_open:
-                    raise IllegalAction("cannot_check", f"player {p} faces a bet: call, raise or fold")
+                    raise IllegalAction("cannot_check", "there is a bet to call: call, raise or fold")
             return self.check_call(player)
         apply = {"fold": self.fold, "show": self.show, "muck": self.muck, "bring_in": self.bring_in}
         return apply[kind](player)

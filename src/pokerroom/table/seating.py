@@ -74,6 +74,16 @@ class Seat:
     def owes(self) -> bool:
         return self.owe_big or self.owe_small
 
+    @property
+    def owes_text(self) -> str:
+        """What he must post or wait for: 'nothing', 'big_blind', 'big_and_small_blind',
+        'small_blind'."""
+        if self.owe_big and self.owe_small:
+            return "big_and_small_blind"
+        if self.owe_big:
+            return "big_blind"
+        return "small_blind" if self.owe_small else "nothing"
+
     def miss_big_blind(self) -> None:
         self.owe_big = self.owe_small = True
 

@@ -107,6 +107,10 @@ class Table:
             raise TableError("not_seated", f"{player!r} is not seated at this table")
         return self._by_player[player]
 
+    def post_request(self, seat: int) -> PostRequested | None:
+        """What the player in ``seat`` is asked to post before the deal, if anything."""
+        return self._pending.get(seat) if self.phase == POSTING else None
+
     def in_hand(self, seat: int) -> bool:
         """Whether the player in ``seat`` is dealt in the hand being played."""
         return self.phase == PLAYING and self.plan is not None and seat in self.plan.seats
@@ -192,7 +196,7 @@ class Table:
         out: list[AnyEvent] = [ChipsAdded(s, seat.player, amount, seat.stack)]
         if busted and seat.state == SITTING_OUT:
             seat.come_back()
-            out.append(SatIn(s, seat.player, _owes(seat)))
+            out.append(SatIn(s, seat.player, seat.owes_text))
         if self.phase == POSTING:
             out += self._continue_posting(now)
         return out
@@ -245,7 +249,7 @@ class Table:
         if seat.stack == 0:
             raise TableError("no_chips", "add chips to play again")
         seat.come_back()
-        out: list[AnyEvent] = [SatIn(s, seat.player, _owes(seat))]
+        out: list[AnyEvent] = [SatIn(s, seat.player, seat.owes_text)]
         if self.phase == POSTING:
             out += self._continue_posting(now)
         return out
@@ -421,10 +425,16 @@ class Table:
             raise TableError("not_in_hand", f"{player} is not in a hand being played")
         hand, plan = self.hand, self.plan
         assert hand is not None and plan is not None
+        index = plan.seats.index(s)
+        if hand.folded[index]:
+            raise TableError("folded", "you folded this hand")
+        if self.actor != s:
+            turn = f"seat {self.actor}'s turn" if self.actor is not None else "nobody's turn"
+            raise TableError("not_your_turn", f"it is {turn}, not seat {s}'s")
         if self.turn is not None and self.turn.seat == s and now >= self.turn.deadline:
-            raise TableError("too_late", "the clock ran out: the table acts for you (call advance)")
+            raise TableError("too_late", "the clock ran out: the table acts for you")
         try:
-            events = hand.act(action, amount, player=plan.seats.index(s))
+            events = hand.act(action, amount, player=index)
         except (IllegalAction, GameError) as e:
             raise TableError(getattr(e, "code", "illegal"), str(e)) from None
         seat = self.seats[s]
@@ -548,11 +558,3 @@ class Table:
     def __repr__(self) -> str:
         seats = ", ".join(f"{n}:{s.player}={s.stack}" for n, s in sorted(self.seats.items()))
         return f"<Table {self.config.name} {self.phase} hand {self.hand_number} [{seats}]>"
-
-
-def _owes(seat: Seat) -> str:
-    if seat.owe_big and seat.owe_small:
-        return "big_and_small_blind"
-    if seat.owe_big:
-        return "big_blind"
-    return "small_blind" if seat.owe_small else "nothing"

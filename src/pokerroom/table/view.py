@@ -1,0 +1,122 @@
+"""What one player, or an observer, may see of a table (R2, H16, L4).
+
+The seats, stacks and states, the button and blinds, the hand as ``core.views`` projects it
+for that viewer (his own hole cards only), whose turn it is and until when, what the viewer
+may do, what he is asked to post, and the mixed-game schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pokerroom.core.cards import Card
+from pokerroom.core.hand import Legal
+from pokerroom.core.views import view as hand_view
+from pokerroom.table.seating import Options
+from pokerroom.table.table import PLAYING, Table
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    player: str
+    stack: int  # in a hand: behind his bets
+    state: str  # active, entering, sitting_out
+    owes: str  # nothing, big_blind, big_and_small_blind, small_blind
+    in_hand: bool
+    bet: int
+    folded: bool
+    all_in: bool
+    cards: tuple[Card | None, ...]  # None: a card the viewer may not see
+    leaving: bool
+
+
+@dataclass(frozen=True)
+class PotInfo:
+    amount: int
+    seats: tuple[int, ...]  # who can win it
+
+
+@dataclass(frozen=True)
+class TableView:
+    name: str
+    viewer: str | None
+    seat: int | None  # the viewer's seat
+    phase: str
+    game: str
+    next_game: str
+    hands_to_switch: int  # mixed tables: hands left before the next game (0: one game)
+    hand_number: int
+    button: int | None
+    small_blind: int | None
+    big_blind: int | None
+    seats: tuple[SeatInfo, ...]
+    board: tuple[Card, ...]
+    pot: int
+    pots: tuple[PotInfo, ...]
+    street: str | None
+    actor: int | None
+    deadline: float | None  # the actor's clock
+    legal: Legal | None  # what the viewer may do now, when it is his turn
+    post: tuple[int, int, int] | None  # (blind, dead, ante) the viewer is asked to post
+    options: Options | None
+    time_bank: float | None
+    previous_hand: int | None  # the number of the hand "show previous hand" shows
+
+
+def table_view(table: Table, viewer: str | None = None) -> TableView:
+    """The table as ``viewer`` (a player's name, or None for an observer) may see it."""
+    seat = table.seat_of(viewer) if viewer is not None else None
+    hand, plan = table.hand, table.plan
+    playing = table.phase == PLAYING and hand is not None and plan is not None
+    hv = None
+    dealt: tuple[int, ...] = ()
+    if playing:
+        assert hand is not None and plan is not None
+        dealt = plan.seats
+        hv = hand_view(hand, dealt.index(seat) if seat in dealt else None)
+    infos = []
+    for number, s in sorted(table.seats.items()):
+        sv = hv.seats[dealt.index(number)] if hv is not None and number in dealt else None
+        infos.append(SeatInfo(
+            seat=number,
+            player=s.player,
+            stack=table.stack(number),
+            state=s.state,
+            owes=s.owes_text,
+            in_hand=sv is not None,
+            bet=sv.bet if sv else 0,
+            folded=sv.folded if sv else False,
+            all_in=sv.all_in if sv else False,
+            cards=sv.cards if sv else (),
+            leaving=s.leaving,
+        ))
+    now_game, next_game, left = table.schedule()
+    pos = table.positions
+    request = table.post_request(seat) if seat is not None else None
+    turn = table.turn
+    return TableView(
+        name=table.config.name,
+        viewer=viewer,
+        seat=seat,
+        phase=table.phase,
+        game=now_game,
+        next_game=next_game,
+        hands_to_switch=left,
+        hand_number=table.hand_number,
+        button=pos.button if pos else None,
+        small_blind=pos.small_blind if pos and plan and plan.small_blind_posted else None,
+        big_blind=pos.big_blind if pos and table.config.variant == "holdem" else None,
+        seats=tuple(infos),
+        board=hv.board if hv else (),
+        pot=hv.pot if hv else 0,
+        pots=tuple(PotInfo(p.amount, tuple(dealt[i] for i in p.eligible)) for p in hv.pots) if hv else (),
+        street=hand.street_name if playing and hand is not None else None,
+        actor=table.actor,
+        deadline=turn.deadline if turn is not None else None,
+        legal=hv.legal if hv else None,
+        post=(request.blind, request.dead, request.ante) if request is not None else None,
+        options=table.seats[seat].options if seat is not None else None,
+        time_bank=table.seats[seat].time_bank if seat is not None else None,
+        previous_hand=table.previous.number if table.previous is not None else None,
+    )

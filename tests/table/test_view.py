@@ -1,0 +1,62 @@
+"""What each player and observer sees of the table (R2, L4, H16)."""
+
+from __future__ import annotations
+
+from pokerroom.core.cards import Card
+from pokerroom.core.structures import Game
+from pokerroom.table import Stage, Table, TableConfig
+from pokerroom.table.view import table_view
+from tests.core.holdem_helpers import stacked_deck
+from tests.table.table_helpers import fold_round, play, start, table_with
+
+
+def test_hole_cards_reach_their_owner_only_R2():
+    table = table_with({1: 100, 3: 100, 5: 100})
+    start(table, stacked_deck(3, ["AsAh", "KsKh", "QsQh"]), button=1)  # order S3, S5, S1
+    mine = {3: {"As", "Ah"}, 5: {"Ks", "Kh"}, 1: {"Qs", "Qh"}}
+    for viewer in (None, "S1", "S3", "S5"):
+        view = table_view(table, viewer)
+        for info in view.seats:
+            seen = {str(c) for c in info.cards if c is not None}
+            expected = mine[info.seat] if viewer == f"S{info.seat}" else set()
+            assert seen == expected, (viewer, info.seat)
+    assert table_view(table, "S1").legal is not None  # the button is to act, heads up of BB
+    assert table_view(table, "S3").legal is None
+
+
+def test_view_shows_positions_turn_and_clock():
+    table = table_with({1: 100, 3: 100, 5: 100})
+    start(table, button=1, now=10.0)
+    view = table_view(table, "S1")
+    assert (view.button, view.small_blind, view.big_blind) == (1, 3, 5)
+    assert view.actor == 1 and view.deadline == 10.0 + 15.0 + 30.0 + 1.0
+    assert view.pot == 3 and view.street == "preflop"
+    assert [i.bet for i in view.seats] == [0, 1, 2]
+    play(table, "S1 raise 6")
+    assert table_view(table).seats[0].stack == 94
+
+
+def test_view_shows_the_mixed_schedule_L4():
+    config = TableConfig.mixed(
+        [Stage(Game.no_limit(1, 2), 3), Stage(Game.fixed_limit(4, 8, small_blind=2, big_blind=4), 2)],
+        min_buy_in=10, max_buy_in=500,
+    )
+    table = Table(config)
+    table.sit("S1", 1, 100)
+    table.sit("S2", 2, 100)
+    seen = []
+    for _ in range(6):
+        view = table_view(table)
+        seen.append((view.game, view.next_game, view.hands_to_switch))
+        start(table)
+        fold_round(table)
+    assert seen == [
+        ("NL 1/2", "FL 4/8 (blinds 2/4)", 3),
+        ("NL 1/2", "FL 4/8 (blinds 2/4)", 2),
+        ("NL 1/2", "FL 4/8 (blinds 2/4)", 1),
+        ("FL 4/8 (blinds 2/4)", "NL 1/2", 2),
+        ("FL 4/8 (blinds 2/4)", "NL 1/2", 1),
+        ("NL 1/2", "FL 4/8 (blinds 2/4)", 3),
+    ]
+    assert table_view(table).previous_hand == 6
+    assert isinstance(table.previous.board, tuple) and all(isinstance(c, Card) for c in table.previous.board)
