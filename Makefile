@@ -20,7 +20,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
-	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table
+	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server
 
 test: lint
 	$(BIN)/python -c 'import pokerroom.core as c; print("core modules:", c.MODE)'

@@ -6,3 +6,6 @@ import os
 # then the extension module, not the .py that --doctest-modules collects. Both come from
 # the same source, so tell pytest the mismatch is expected.
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
+
+# Alembic's migration scripts run only inside Alembic (the server's start-up runs them).
+collect_ignore_glob = ["src/pokerroom/server/migrations/*"]

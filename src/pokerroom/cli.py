@@ -483,6 +483,62 @@ COMMANDS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser
 }
 
 
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="run the poker room server",
+        description="Run the room: HTTP and WebSocket on HOST:PORT, the tables of the config file "
+        "(TOML; a default room without one), accounts and hands in the database (an SQLite file by "
+        "default, created on first start; postgresql://... for PostgreSQL). Migrations run on start.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=_int_in(0, 65535), default=8000, help="port (8000)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="database URL (sqlite:///pokerroom.db, or $POKERROOM_DATABASE_URL)")
+    p.add_argument("--schema", default=None, help="PostgreSQL schema for the room's tables (public)")
+    p.add_argument("--config", default=None, metavar="FILE", help="room config, TOML (the default room)")
+    p.set_defaults(func=_serve, parser=p)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from pokerroom.server.rooms import ConfigError, load_room
+    from pokerroom.server.store import StoreError, database_url
+
+    database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
+    try:
+        config = load_room(args.config)
+        database_url(database)
+    except (ConfigError, StoreError) as e:
+        args.parser.error(str(e))
+    except Exception as e:  # a URL SQLAlchemy cannot parse
+        args.parser.error(f"bad database URL {database!r}: {e}")
+    import uvicorn
+
+    from pokerroom.server.app import create_app
+
+    app = create_app(config, database, args.schema)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    return 0
+
+
+def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "schema", help="print the WebSocket protocol's JSON schema",
+        description="Print the JSON schema of the WebSocket messages (docs/protocol.schema.json).",
+    )
+    p.set_defaults(func=_schema)
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from pokerroom.server.protocol import schema_text
+
+    sys.stdout.write(schema_text())
+    return 0
+
+
+COMMANDS["serve"] = _add_serve
+COMMANDS["schema"] = _add_schema
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="An online poker room: tools.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

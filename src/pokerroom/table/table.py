@@ -150,6 +150,17 @@ class Table:
     def sit(self, player: object, seat: object, buy_in: object, now: float = 0.0) -> list[AnyEvent]:
         """Take a free seat with a buy-in between the table minimum and maximum (R3, S1,
         case 48). In hold'em a newcomer then waits for the big blind or posts one (H6)."""
+        self.verify_sit(player, seat, buy_in)
+        assert type(player) is str and type(seat) is int and type(buy_in) is int
+        stud = self.config.variant == "stud"
+        self.seats[seat] = Seat(
+            seat, player, buy_in, self.config.time_bank, state=ACTIVE if stud else ENTERING, owe_big=not stud
+        )
+        self._by_player[player] = seat
+        return [Seated(seat, player, buy_in)]
+
+    def verify_sit(self, player: object, seat: object, buy_in: object) -> None:
+        """Raise ``TableError`` if ``sit`` would be refused; changes nothing."""
         if type(player) is not str or not player.strip():
             raise TableError("bad_player", f"a player is a non-empty name, not {player!r}")
         if player in self._by_player:
@@ -160,13 +171,6 @@ class Table:
         if seat in self.seats:
             raise TableError("seat_taken", f"seat {seat} is taken")
         self._check_buy_in(buy_in, 0, "buy in")
-        assert type(buy_in) is int
-        stud = self.config.variant == "stud"
-        self.seats[seat] = Seat(
-            seat, player, buy_in, self.config.time_bank, state=ACTIVE if stud else ENTERING, owe_big=not stud
-        )
-        self._by_player[player] = seat
-        return [Seated(seat, player, buy_in)]
 
     def _check_buy_in(self, amount: object, stack: int, verb: str) -> None:
         low, high = self.config.min_buy_in, self.config.max_buy_in
@@ -185,11 +189,8 @@ class Table:
     def add_chips(self, player: object, amount: object, now: float = 0.0) -> list[AnyEvent]:
         """Add chips between hands (case 48), up to the maximum buy-in; a busted player
         buying in again is back in the game."""
-        s = self.seat_of(player)
+        s = self.verify_add_chips(player, amount)
         seat = self.seats[s]
-        if self.in_hand(s):
-            raise TableError("in_hand", "chips can be added only between hands")
-        self._check_buy_in(amount, seat.stack, "add")
         assert type(amount) is int
         busted = seat.stack == 0
         seat.stack += amount
@@ -200,6 +201,14 @@ class Table:
         if self.phase == POSTING:
             out += self._continue_posting(now)
         return out
+
+    def verify_add_chips(self, player: object, amount: object) -> int:
+        """The player's seat if ``add_chips`` would be allowed, else ``TableError``."""
+        s = self.seat_of(player)
+        if self.in_hand(s):
+            raise TableError("in_hand", "chips can be added only between hands")
+        self._check_buy_in(amount, self.seats[s].stack, "add")
+        return s
 
     def leave(self, player: object, now: float = 0.0) -> list[AnyEvent]:
         """Leave the table. Between hands the seat is free at once and the chips go back to

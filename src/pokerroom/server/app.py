@@ -1,0 +1,244 @@
+"""The HTTP and WebSocket application (FastAPI on uvicorn).
+
+HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
+/api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws, see protocol.py and
+docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
+reaches a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pokerroom.server import protocol as p
+from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError
+from pokerroom.server.room import Room, TokenBucket
+from pokerroom.server.rooms import RoomConfig
+from pokerroom.server.runner import Connection
+from pokerroom.server.store import Account, Store
+
+log = logging.getLogger("pokerroom.server")
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def create_app(config: RoomConfig, database: str, schema: str | None = None) -> FastAPI:
+    state: dict[str, Any] = {"ready": False}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(database, schema)
+        room = Room(config, store)
+        await room.start()
+        state["room"] = room
+        state["ready"] = True
+        try:
+            yield
+        finally:
+            state["ready"] = False
+            await room.stop()
+            await store.close()
+
+    app = FastAPI(title="pokerroom", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+
+    def room() -> Room:
+        return state["room"]  # type: ignore[no-any-return]
+
+    @app.exception_handler(AuthError)
+    async def _auth_error(request: Request, exc: AuthError) -> JSONResponse:
+        return _error(exc.code, str(exc), exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error("http", str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request %s failed", request.url.path)
+        return _error("internal", "the server could not do that", 500)
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > 4096:
+            raise AuthError("too_big", "the request is too large", 413)
+        try:
+            data = json.loads(raw or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            raise AuthError("bad_json", "the body must be a JSON object", 400) from None
+        if not isinstance(data, dict):
+            raise AuthError("bad_json", "the body must be a JSON object", 400)
+        return data
+
+    def token_of(request: Request | WebSocket) -> str | None:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return header[7:].strip()
+        return request.cookies.get(COOKIE)
+
+    async def account_of(request: Request) -> Account:
+        account = await room().accounts.from_token(token_of(request))
+        if account is None:
+            raise AuthError("login_required", "log in first", 401)
+        return account
+
+    def signed_in(account: Account, token: str) -> JSONResponse:
+        response = JSONResponse({"name": account.name, "balance": account.balance, "token": token})
+        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
+        return response
+
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        if not state["ready"]:
+            return _error("starting", "the room is starting", 503)
+        return JSONResponse({"ok": True, "tables": len(room().runners)})
+
+    @app.post("/api/register")
+    async def register(request: Request) -> JSONResponse:
+        data = await body(request)
+        account, token = await room().accounts.register(data.get("name"), data.get("password"))
+        return signed_in(account, token)
+
+    @app.post("/api/login")
+    async def login(request: Request) -> JSONResponse:
+        data = await body(request)
+        client = request.client.host if request.client else "?"
+        account, token = await room().accounts.login(data.get("name"), data.get("password"), client)
+        return signed_in(account, token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> JSONResponse:
+        token = token_of(request)
+        if token:
+            await room().accounts.logout(token)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE)
+        return response
+
+    @app.get("/api/me")
+    async def me(request: Request) -> JSONResponse:
+        account = await account_of(request)
+        at_tables = await room().store.chips_at_tables(account.id)
+        return JSONResponse({"name": account.name, "balance": account.balance, "at_tables": at_tables})
+
+    @app.post("/api/topup")
+    async def topup(request: Request) -> JSONResponse:
+        account = await account_of(request)
+        balance = await room().accounts.daily_topup(account)
+        return JSONResponse({"balance": balance})
+
+    @app.get("/api/tables")
+    async def tables() -> JSONResponse:
+        return JSONResponse({"tables": room().tables()})
+
+    @app.get("/api/hands")
+    async def my_hands(request: Request) -> JSONResponse:
+        account = await account_of(request)
+        return JSONResponse({"hands": await room().store.hands_of(account.id)})
+
+    @app.get("/api/hands/{ref}")
+    async def hand(ref: str, request: Request) -> Response:
+        account = await account_of(request)
+        stem, _, suffix = ref.partition(".")
+        if not stem.isdigit() or suffix not in ("", "json", "phh", "txt"):
+            raise AuthError("not_found", "no such hand", 404)
+        data = await room().store.hand(int(stem))
+        if (
+            data is None
+            or data["status"] != "complete"
+            or account.id not in {x["account_id"] for x in data["players"]}
+        ):
+            raise AuthError("not_found", "no such hand among yours", 404)
+        if suffix == "phh":
+            return PlainTextResponse(data["phh"], media_type="application/toml")
+        if suffix == "txt":
+            return PlainTextResponse(data["text"])
+        history = json.loads(data["history"])
+        history["id"] = data["id"]
+        history["status"] = data["status"]
+        history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}
+        return JSONResponse(history)
+
+    @app.websocket("/ws")
+    async def ws(socket: WebSocket) -> None:
+        await socket.accept()
+        account = await room().accounts.from_token(token_of(socket) or socket.query_params.get("token"))
+        conn = Connection(account.name if account else None, account.id if account else None)
+        conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
+        writer = asyncio.create_task(_writer(socket, conn))
+        bucket = TokenBucket(rate=20.0, burst=40.0)
+        try:
+            while not conn.overflowed:
+                raw = await socket.receive_text()
+                if len(raw.encode()) > p.MAX_MESSAGE_BYTES:
+                    conn.send(
+                        p.Error(code="too_big", message=f"messages are at most {p.MAX_MESSAGE_BYTES} bytes")
+                    )
+                    continue
+                if not bucket.take():
+                    conn.send(p.Error(code="rate_limited", message="too many messages: slow down"))
+                    continue
+                try:
+                    message = p.CLIENT.validate_json(raw)
+                except ValidationError as e:
+                    conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
+                    continue
+                await room().dispatch(conn, message)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room().disconnected(conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+    if WEB.is_dir():
+        from fastapi.staticfiles import StaticFiles
+
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    return app
+
+
+async def _writer(socket: WebSocket, conn: Connection) -> None:
+    while True:
+        text = await conn.outbox.get()
+        await socket.send_text(text)
+        if conn.overflowed and conn.outbox.empty():
+            await socket.close(code=1008)
+            return
+
+
+def _explain(error: ValidationError) -> str:
+    problems = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(x) for x in item.get("loc", ()) if not isinstance(x, int)) or "message"
+        problems.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(problems)
+
+
+def _id_of(raw: str) -> str | int | None:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(data, dict):
+        value = data.get("id")
+        if isinstance(value, str | int) and not isinstance(value, bool) and len(str(value)) <= 64:
+            return value
+    return None

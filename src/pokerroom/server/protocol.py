@@ -1,0 +1,242 @@
+"""The WebSocket protocol: typed JSON messages, one pydantic model per message type.
+
+Every message is a JSON object with a ``type``. A client may give any command an ``id``;
+the server echoes it in the ``ok`` or ``error`` that answers. ``PROTOCOL`` is the version
+the server speaks (in ``welcome``). docs/protocol.md documents the messages and
+docs/protocol.schema.json is generated from these models (``pokerroom schema``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL = 1
+MAX_MESSAGE_BYTES = 4096
+
+TableName = Annotated[str, Field(min_length=1, max_length=64)]
+ClientId = Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=0, le=2**53)] | None
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: ClientId = None
+
+
+class Subscribe(_Command):
+    """Watch a table (no seat needed). ``since``: the last event version this client saw;
+    the server sends what came after, or a fresh snapshot."""
+
+    type: Literal["subscribe"]
+    table: TableName
+    since: Annotated[int, Field(ge=0)] | None = None
+
+
+class Unsubscribe(_Command):
+    type: Literal["unsubscribe"]
+    table: TableName
+
+
+class Lobby(_Command):
+    """Receive the table list now and its updates from then on."""
+
+    type: Literal["lobby"]
+
+
+class Sit(_Command):
+    type: Literal["sit"]
+    table: TableName
+    seat: Annotated[int, Field(ge=1, le=10)]
+    buy_in: Annotated[int, Field(ge=1, le=10**12)]
+
+
+class Act(_Command):
+    """fold, check, call, bet, raise (with ``amount``: the total bet on this street),
+    bring_in, complete (with ``amount``), show, muck."""
+
+    type: Literal["act"]
+    table: TableName
+    action: Literal["fold", "check", "call", "bet", "raise", "bring_in", "complete", "show", "muck"]
+    amount: Annotated[int, Field(ge=0, le=10**12)] | None = None
+
+
+class Options(_Command):
+    """The player settings of the table layer (any subset)."""
+
+    type: Literal["options"]
+    table: TableName
+    auto_post_blinds: bool | None = None
+    auto_post_antes: bool | None = None
+    wait_for_big_blind: bool | None = None
+    sit_out_next_hand: bool | None = None
+    sit_out_next_big_blind: bool | None = None
+    auto_muck: bool | None = None
+
+
+class SitOut(_Command):
+    type: Literal["sit_out"]
+    table: TableName
+
+
+class SitIn(_Command):
+    type: Literal["sit_in"]
+    table: TableName
+
+
+class Leave(_Command):
+    type: Literal["leave"]
+    table: TableName
+
+
+class TopUp(_Command):
+    type: Literal["top_up"]
+    table: TableName
+    amount: Annotated[int, Field(ge=1, le=10**12)]
+
+
+class Post(_Command):
+    """Answer a request to post a blind or ante: post it (true) or sit out (false)."""
+
+    type: Literal["post"]
+    table: TableName
+    accept: bool
+
+
+class PreviousHand(_Command):
+    type: Literal["previous_hand"]
+    table: TableName
+
+
+class Chat(_Command):
+    type: Literal["chat"]
+    table: TableName
+    text: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Ping(_Command):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Subscribe
+    | Unsubscribe
+    | Lobby
+    | Sit
+    | Act
+    | Options
+    | SitOut
+    | SitIn
+    | Leave
+    | TopUp
+    | Post
+    | PreviousHand
+    | Chat
+    | Ping,
+    Field(discriminator="type"),
+]
+CLIENT = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------- server messages
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Welcome(_Message):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL
+    player: str | None  # None: an anonymous observer
+    balance: int | None
+
+
+class Ok(_Message):
+    type: Literal["ok"] = "ok"
+    id: ClientId = None
+
+
+class Error(_Message):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    id: ClientId = None
+
+
+class Snapshot(_Message):
+    """The table as this viewer may see it, at event ``version``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: str
+    version: int
+    view: dict[str, Any]
+
+
+class EventMessage(_Message):
+    """One table event as this viewer may see it; versions rise by one per table."""
+
+    type: Literal["event"] = "event"
+    table: str
+    version: int
+    event: dict[str, Any]
+
+
+class YourTurn(_Message):
+    type: Literal["your_turn"] = "your_turn"
+    table: str
+    legal: dict[str, Any]
+    deadline: float  # seconds since the epoch
+
+
+class LobbyList(_Message):
+    type: Literal["lobby"] = "lobby"
+    tables: list[dict[str, Any]]
+
+
+class PreviousHandRecord(_Message):
+    type: Literal["previous_hand"] = "previous_hand"
+    table: str
+    hand: dict[str, Any] | None
+
+
+class ChatMessage(_Message):
+    type: Literal["chat"] = "chat"
+    table: str
+    player: str
+    text: str
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+    id: ClientId = None
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Ok
+    | Error
+    | Snapshot
+    | EventMessage
+    | YourTurn
+    | LobbyList
+    | PreviousHandRecord
+    | ChatMessage
+    | Pong,
+    Field(discriminator="type"),
+]
+SERVER = TypeAdapter(ServerMessage)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON schema of both directions (docs/protocol.schema.json)."""
+    return {
+        "$comment": f"pokerroom WebSocket protocol {PROTOCOL}, generated from pokerroom.server.protocol",
+        "client": CLIENT.json_schema(),
+        "server": SERVER.json_schema(),
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(schema(), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,99 @@
+"""The room: its store, accounts, table tasks and lobby; where a client's message goes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from pokerroom.server import protocol as p
+from pokerroom.server.auth import Accounts
+from pokerroom.server.rooms import RoomConfig
+from pokerroom.server.runner import Connection, TableRunner
+from pokerroom.server.store import Store
+
+
+class Room:
+    def __init__(self, config: RoomConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.accounts = Accounts(store, config.starting_balance, config.daily_topup)
+        self.runners = {t.name: TableRunner(t, self) for t in config.tables}
+        self.lobby: set[Connection] = set()
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._lobby_dirty = asyncio.Event()
+
+    async def start(self) -> None:
+        await self.store.migrate()
+        await self.store.return_all_seats()
+        for runner in self.runners.values():
+            runner.task = asyncio.create_task(runner.run(), name=f"table {runner.name}")
+        self._lobby_task = asyncio.create_task(self._lobby_loop(), name="lobby")
+
+    async def stop(self) -> None:
+        for runner in self.runners.values():
+            await runner.stop()
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lobby_task
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [r.summary() for r in self.runners.values()]
+
+    def lobby_changed(self) -> None:
+        self._lobby_dirty.set()
+
+    async def _lobby_loop(self) -> None:
+        while True:  # at most one lobby update a second
+            await self._lobby_dirty.wait()
+            self._lobby_dirty.clear()
+            message = p.LobbyList(tables=self.tables())
+            for conn in list(self.lobby):
+                conn.send(message)
+            await asyncio.sleep(1.0)
+
+    async def dispatch(self, conn: Connection, message: Any) -> None:
+        """Handle one valid client message."""
+        if isinstance(message, p.Ping):
+            conn.send(p.Pong(id=message.id))
+            return
+        if isinstance(message, p.Lobby):
+            self.lobby.add(conn)
+            conn.send(p.LobbyList(tables=self.tables()))
+            return
+        runner = self.runners.get(message.table)
+        if runner is None:
+            conn.send(
+                p.Error(code="unknown_table", message=f"no table named {message.table!r}", id=message.id)
+            )
+            return
+        await runner.submit(conn, message)
+
+    def disconnected(self, conn: Connection) -> None:
+        """A connection closed: it stops watching; a seated player keeps his seat and his
+        clock runs as usual."""
+        self.lobby.discard(conn)
+        for name in conn.tables:
+            runner = self.runners.get(name)
+            if runner is not None:
+                runner.watchers.discard(conn)
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False

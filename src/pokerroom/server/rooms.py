@@ -1,0 +1,248 @@
+"""The room's configuration: its tables and money settings, from a TOML file.
+
+```toml
+[room]
+starting_balance = 10000    # play chips for a new account
+daily_topup = 2000          # a broke player may get back to this once a day
+pause = 3.0                 # seconds between hands
+
+[[table]]
+name = "Moscow"             # unique
+game = "NLHE"               # NLHE, PLHE, FLHE, mixed, Stud
+small_blind = 1
+big_blind = 2
+seats = 6
+min_buy_in = 40
+max_buy_in = 200
+action_time = 15
+timeout_policy = "check_fold"   # or "all_in_protection"
+
+[[table]]
+name = "Mixed"
+game = "mixed"
+seats = 6
+schedule = [
+  { game = "NLHE", small_blind = 1, big_blind = 2, hands = 6 },
+  { game = "FLHE", small_bet = 4, big_bet = 8, small_blind = 2, big_blind = 4, hands = 6 },
+]
+
+[[table]]
+name = "Stud"
+game = "Stud"
+small_bet = 10
+big_bet = 20
+ante = 1
+bring_in = 3
+seats = 8
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokerroom.core.structures import Game, GameError
+from pokerroom.table import Stage, TableConfig, TableError
+
+GAMES = ("NLHE", "PLHE", "FLHE", "mixed", "Stud")
+_TABLE_SETTINGS = (
+    "seats",
+    "min_buy_in",
+    "max_buy_in",
+    "action_time",
+    "time_bank",
+    "time_bank_max",
+    "time_bank_refill",
+    "timeout_policy",
+    "max_timeouts",
+    "max_missed_orbits",
+)
+
+
+class ConfigError(ValueError):
+    """A room configuration that cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class RoomConfig:
+    tables: tuple[TableConfig, ...]
+    starting_balance: int = 10_000
+    daily_topup: int = 2_000
+    pause: float = 3.0
+
+
+DEFAULT = """
+[room]
+starting_balance = 10000
+daily_topup = 2000
+pause = 3.0
+
+[[table]]
+name = "Arbat NL 1/2"
+game = "NLHE"
+small_blind = 1
+big_blind = 2
+seats = 6
+min_buy_in = 40
+max_buy_in = 200
+
+[[table]]
+name = "Nevsky PL 1/2"
+game = "PLHE"
+small_blind = 1
+big_blind = 2
+seats = 6
+min_buy_in = 40
+max_buy_in = 200
+
+[[table]]
+name = "Tverskaya FL 2/4"
+game = "FLHE"
+small_bet = 2
+big_bet = 4
+seats = 9
+min_buy_in = 40
+max_buy_in = 400
+
+[[table]]
+name = "Mixed NL/FL"
+game = "mixed"
+seats = 6
+min_buy_in = 40
+max_buy_in = 400
+schedule = [
+  { game = "NLHE", small_blind = 1, big_blind = 2, hands = 6 },
+  { game = "FLHE", small_bet = 4, big_bet = 8, small_blind = 2, big_blind = 4, hands = 6 },
+]
+
+[[table]]
+name = "Stud 10/20"
+game = "Stud"
+small_bet = 10
+big_bet = 20
+ante = 1
+bring_in = 3
+seats = 8
+min_buy_in = 200
+max_buy_in = 1000
+"""
+
+
+def _int(spec: dict[str, Any], key: str, where: str, default: int | None = None) -> int:
+    value = spec.get(key, default)
+    if type(value) is not int or value < 0:
+        raise ConfigError(f"{where}: {key} must be a non-negative whole number, got {value!r}")
+    return value
+
+
+def _game(spec: dict[str, Any], where: str) -> Game:
+    kind = spec.get("game")
+    try:
+        if kind == "NLHE":
+            return Game.no_limit(
+                _int(spec, "small_blind", where), _int(spec, "big_blind", where), _int(spec, "ante", where, 0)
+            )
+        if kind == "PLHE":
+            return Game.pot_limit(
+                _int(spec, "small_blind", where), _int(spec, "big_blind", where), _int(spec, "ante", where, 0)
+            )
+        if kind == "FLHE":
+            small = _int(spec, "small_bet", where)
+            return Game.fixed_limit(
+                small,
+                _int(spec, "big_bet", where, 2 * small),
+                small_blind=spec.get("small_blind"),
+                big_blind=spec.get("big_blind"),
+                ante=_int(spec, "ante", where, 0),
+            )
+        if kind == "Stud":
+            return Game.stud(
+                _int(spec, "small_bet", where),
+                _int(spec, "big_bet", where),
+                ante=_int(spec, "ante", where, 0),
+                bring_in=_int(spec, "bring_in", where),
+            )
+    except GameError as e:
+        raise ConfigError(f"{where}: {e}") from None
+    raise ConfigError(f"{where}: game must be one of {', '.join(GAMES)}, got {kind!r}")
+
+
+def _table(spec: Any, index: int) -> TableConfig:
+    if not isinstance(spec, dict):
+        raise ConfigError(f"table {index + 1} must be a TOML table")
+    name = spec.get("name")
+    where = f"table {name!r}" if name else f"table {index + 1}"
+    if type(name) is not str or not 1 <= len(name) <= 64:
+        raise ConfigError(f"{where}: a name of 1 to 64 characters is needed")
+    known = {
+        "name",
+        "game",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "small_bet",
+        "big_bet",
+        "bring_in",
+        "schedule",
+        *_TABLE_SETTINGS,
+    }
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r}")
+    if spec.get("game") == "mixed":
+        schedule = spec.get("schedule")
+        if not isinstance(schedule, list) or not schedule:
+            raise ConfigError(f"{where}: a mixed table needs a schedule of games")
+        stages = []
+        for k, stage in enumerate(schedule):
+            if not isinstance(stage, dict):
+                raise ConfigError(f"{where}: schedule entry {k + 1} must be a table")
+            stages.append(
+                Stage(_game(stage, f"{where}, schedule entry {k + 1}"), _int(stage, "hands", where, 6))
+            )
+    else:
+        stages = [Stage(_game(spec, where), 1)]
+    settings = {k: spec[k] for k in _TABLE_SETTINGS if k in spec}
+    try:
+        return TableConfig.mixed(stages, name=name, **settings)
+    except TableError as e:
+        raise ConfigError(f"{where}: {e}") from None
+
+
+def parse_room(text: str) -> RoomConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"not valid TOML: {e}") from None
+    room = data.get("room", {})
+    if not isinstance(room, dict):
+        raise ConfigError("[room] must be a table")
+    specs = data.get("table", [])
+    if not isinstance(specs, list) or not specs:
+        raise ConfigError("the room needs at least one [[table]]")
+    tables = tuple(_table(spec, i) for i, spec in enumerate(specs))
+    names = [t.name for t in tables]
+    if len(set(names)) != len(names):
+        raise ConfigError("table names must be unique")
+    pause = room.get("pause", 3.0)
+    if type(pause) not in (int, float) or not 0 <= pause <= 60:
+        raise ConfigError(f"pause must be 0 to 60 seconds, got {pause!r}")
+    return RoomConfig(
+        tables,
+        starting_balance=_int(room, "starting_balance", "[room]", 10_000),
+        daily_topup=_int(room, "daily_topup", "[room]", 2_000),
+        pause=float(pause),
+    )
+
+
+def load_room(path: str | Path | None) -> RoomConfig:
+    if path is None:
+        return parse_room(DEFAULT)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {path}: {e}") from None
+    return parse_room(text)

@@ -1,0 +1,98 @@
+"""The database tables (SQLAlchemy Core). Migrations (``migrations/``) create them."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(32), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_grant_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+# Chips in front of a player at a table, between hands (a hand's result is written when
+# it ends, so after a crash these are the stacks from before the hand that was voided).
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_name", String(64), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("stack", BigInteger, nullable=False),
+    UniqueConstraint("table_name", "account_id", name="one_seat_per_table"),
+)
+
+# Double entry: every movement of chips is a transaction of entries that sum to zero.
+# Ledger accounts: 'bank' (grants come from it), 'balance:<account id>', and
+# 'table:<table name>:<account id>' (chips at a table).
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("txn", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("book", String(120), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("hand_id", Integer, nullable=True),
+    Index("ledger_book", "book"),
+    Index("ledger_txn", "txn"),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_name", String(64), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("game", String(80), nullable=False),
+    Column("status", String(16), nullable=False),  # playing, complete, void
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float, nullable=True),
+    Column("commitment", String(64), nullable=False),
+    Column("salt", String(64), nullable=True),  # revealed when the hand ends
+    Column("deck", String(160), nullable=True),  # revealed when the hand ends
+    Column("history", Text, nullable=True),  # JSON: players, events, record
+    Column("phh", Text, nullable=True),
+    Column("text", Text, nullable=True),
+    Index("hands_table", "table_name", "number"),
+)
+
+hand_players = Table(
+    "hand_players",
+    metadata,
+    Column("hand_id", Integer, ForeignKey("hands.id"), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("net", BigInteger, nullable=True),
+    Index("hand_players_account", "account_id"),
+)

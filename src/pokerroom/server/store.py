@@ -1,0 +1,427 @@
+"""Storage: accounts, sessions, seats, the double-entry ledger and hand histories.
+
+One ``Store`` per server, on SQLAlchemy's async engine: SQLite (aiosqlite, a file created
+on first start) by default, PostgreSQL (asyncpg) by URL. Migrations (Alembic) run on
+start. Every movement of chips is one transaction of ledger entries that sum to zero,
+written together with the balances and seat stacks it changes (invariant 1 and 5): the
+sum over all accounts and seats changes only by grants, which come from the 'bank' book.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import Connection, delete, event, func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats, sessions
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StoreError(Exception):
+    """A storage operation the rules refuse (``code`` for machines)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    balance: int
+    password_hash: str
+    last_grant_at: float
+
+
+def database_url(url: str) -> str:
+    """The async driver's URL for a plain one: sqlite → aiosqlite, postgresql → asyncpg."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return str(parsed.set(drivername="sqlite+aiosqlite"))
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise StoreError("bad_database", f"unsupported database {backend!r}: sqlite or postgresql")
+
+
+def balance_book(account_id: int) -> str:
+    return f"balance:{account_id}"
+
+
+def table_book(table: str, account_id: int) -> str:
+    return f"table:{table}:{account_id}"
+
+
+def _upgrade(connection: Connection) -> None:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class Store:
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        """``schema`` (PostgreSQL): keep the room's tables in that schema, created if
+        needed, so several rooms (or test runs) can share one database."""
+        self.url = database_url(url)
+        parsed = make_url(self.url)
+        self.sqlite = parsed.get_backend_name() == "sqlite"
+        self.schema = schema
+        if self.sqlite and parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        connect_args: dict[str, Any] = {}
+        if schema and not self.sqlite:
+            if not schema.replace("_", "").isalnum():
+                raise StoreError("bad_database", f"bad schema name {schema!r}")
+            connect_args["server_settings"] = {"search_path": schema}
+        self.engine: AsyncEngine = create_async_engine(self.url, connect_args=connect_args)
+        if self.sqlite:
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=FULL")
+                cursor.close()
+
+    async def migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            if self.schema and not self.sqlite:
+                await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------------ ledger
+
+    @staticmethod
+    async def _transfer(
+        conn: AsyncConnection,
+        kind: str,
+        moves: Sequence[tuple[str, int | None, int]],
+        hand_id: int | None = None,
+    ) -> None:
+        """One ledger transaction: (book, account id, amount) entries summing to zero."""
+        if sum(m[2] for m in moves) != 0:
+            raise AssertionError(f"unbalanced ledger transaction {kind}: {moves}")
+        txn, at = secrets.token_hex(16), time.time()
+        rows = [
+            {
+                "txn": txn,
+                "at": at,
+                "kind": kind,
+                "book": book,
+                "account_id": account,
+                "amount": amount,
+                "hand_id": hand_id,
+            }
+            for book, account, amount in moves
+            if amount
+        ]
+        if rows:
+            await conn.execute(insert(ledger), rows)
+
+    # ------------------------------------------------------------------ accounts
+
+    async def create_account(self, name: str, password_hash: str, grant: int) -> Account:
+        now = time.time()
+        async with self.engine.begin() as conn:
+            taken = await conn.scalar(
+                select(accounts.c.id).where(func.lower(accounts.c.name) == name.lower())
+            )
+            if taken is not None:
+                raise StoreError("name_taken", f"the name {name!r} is taken")
+            result = await conn.execute(
+                insert(accounts).values(
+                    name=name, password_hash=password_hash, balance=grant, created_at=now, last_grant_at=now
+                )
+            )
+            account_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+            await self._transfer(
+                conn, "grant", [("bank", None, -grant), (balance_book(account_id), account_id, grant)]
+            )
+        return Account(account_id, name, grant, password_hash, now)
+
+    async def account_by_name(self, name: str) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(select(accounts).where(func.lower(accounts.c.name) == name.lower()))
+            ).first()
+        return _account(row)
+
+    async def account(self, account_id: int) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(accounts).where(accounts.c.id == account_id))).first()
+        return _account(row)
+
+    async def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash)
+            )
+
+    async def grant(self, account_id: int, amount: int, kind: str = "topup") -> int:
+        """Give play chips from the bank; returns the new balance."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(balance=accounts.c.balance + amount, last_grant_at=time.time())
+            )
+            await self._transfer(
+                conn, kind, [("bank", None, -amount), (balance_book(account_id), account_id, amount)]
+            )
+            return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
+
+    async def chips_at_tables(self, account_id: int) -> int:
+        async with self.engine.connect() as conn:
+            return int(
+                await conn.scalar(
+                    select(func.coalesce(func.sum(seats.c.stack), 0)).where(seats.c.account_id == account_id)
+                )
+                or 0
+            )
+
+    # ------------------------------------------------------------------ sessions
+
+    async def create_session(self, account_id: int, token_hash: str, ttl: float) -> None:
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(sessions).values(
+                    token_hash=token_hash, account_id=account_id, created_at=now, expires_at=now + ttl
+                )
+            )
+
+    async def session_account(self, token_hash: str) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts)
+                    .join(sessions, sessions.c.account_id == accounts.c.id)
+                    .where(sessions.c.token_hash == token_hash, sessions.c.expires_at > time.time())
+                )
+            ).first()
+        return _account(row)
+
+    async def delete_session(self, token_hash: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+
+    # ------------------------------------------------------------------ money at tables
+
+    async def buy_in(self, table: str, seat: int, account_id: int, amount: int) -> int:
+        """Move ``amount`` from the balance to a seat; returns the balance left."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.balance >= amount)
+                .values(balance=accounts.c.balance - amount)
+            )
+            if result.rowcount != 1:
+                raise StoreError("insufficient_balance", f"your balance is less than {amount}")
+            await conn.execute(
+                insert(seats).values(table_name=table, seat=seat, account_id=account_id, stack=amount)
+            )
+            await self._transfer(
+                conn,
+                "buy_in",
+                [
+                    (balance_book(account_id), account_id, -amount),
+                    (table_book(table, account_id), account_id, amount),
+                ],
+            )
+            return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
+
+    async def top_up(self, table: str, account_id: int, amount: int) -> int:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.balance >= amount)
+                .values(balance=accounts.c.balance - amount)
+            )
+            if result.rowcount != 1:
+                raise StoreError("insufficient_balance", f"your balance is less than {amount}")
+            await conn.execute(
+                update(seats)
+                .where(seats.c.table_name == table, seats.c.account_id == account_id)
+                .values(stack=seats.c.stack + amount)
+            )
+            await self._transfer(
+                conn,
+                "top_up",
+                [
+                    (balance_book(account_id), account_id, -amount),
+                    (table_book(table, account_id), account_id, amount),
+                ],
+            )
+            return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
+
+    async def cash_out(self, table: str, account_id: int, stack: int, kind: str = "cash_out") -> None:
+        """The player left the table with ``stack``: back to his balance, the seat freed."""
+        async with self.engine.begin() as conn:
+            await self._cash_out(conn, table, account_id, stack, kind)
+
+    async def _cash_out(
+        self, conn: AsyncConnection, table: str, account_id: int, stack: int, kind: str
+    ) -> None:
+        await conn.execute(delete(seats).where(seats.c.table_name == table, seats.c.account_id == account_id))
+        await conn.execute(
+            update(accounts).where(accounts.c.id == account_id).values(balance=accounts.c.balance + stack)
+        )
+        await self._transfer(
+            conn,
+            kind,
+            [
+                (table_book(table, account_id), account_id, -stack),
+                (balance_book(account_id), account_id, stack),
+            ],
+        )
+
+    async def return_all_seats(self) -> int:
+        """At start-up: every chip left at a table goes back to its owner's balance (the
+        tables start empty; a hand cut short by a crash was never written, so these are
+        the stacks from before it). Returns how many seats were emptied."""
+        async with self.engine.begin() as conn:
+            rows = (await conn.execute(select(seats))).all()
+            for row in rows:
+                await self._cash_out(conn, row.table_name, row.account_id, row.stack, "restart")
+            await conn.execute(update(hands).where(hands.c.status == "playing").values(status="void"))
+        return len(rows)
+
+    # ------------------------------------------------------------------ hands
+
+    async def start_hand(
+        self, table: str, number: int, game: str, commitment: str, players: Sequence[tuple[int, int]]
+    ) -> int:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                insert(hands).values(
+                    table_name=table,
+                    number=number,
+                    game=game,
+                    status="playing",
+                    started_at=time.time(),
+                    commitment=commitment,
+                )
+            )
+            hand_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+            await conn.execute(
+                insert(hand_players),
+                [{"hand_id": hand_id, "account_id": account, "seat": seat} for account, seat in players],
+            )
+        return hand_id
+
+    async def finish_hand(
+        self,
+        hand_id: int,
+        table: str,
+        results: Sequence[tuple[int, int, int]],  # (account id, net, final stack)
+        *,
+        salt: str,
+        deck: str,
+        history: str,
+        phh: str,
+        text: str,
+    ) -> None:
+        """The hand's result, history and ledger entries in one transaction (invariant 5)."""
+        async with self.engine.begin() as conn:
+            for account, net, stack in results:
+                await conn.execute(
+                    update(seats)
+                    .where(seats.c.table_name == table, seats.c.account_id == account)
+                    .values(stack=stack)
+                )
+                await conn.execute(
+                    update(hand_players)
+                    .where(hand_players.c.hand_id == hand_id, hand_players.c.account_id == account)
+                    .values(net=net)
+                )
+            await self._transfer(
+                conn, "hand", [(table_book(table, a), a, net) for a, net, _ in results], hand_id=hand_id
+            )
+            await conn.execute(
+                update(hands)
+                .where(hands.c.id == hand_id)
+                .values(
+                    status="complete",
+                    ended_at=time.time(),
+                    salt=salt,
+                    deck=deck,
+                    history=history,
+                    phh=phh,
+                    text=text,
+                )
+            )
+
+    async def hand(self, hand_id: int) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(hands).where(hands.c.id == hand_id))).first()
+            if row is None:
+                return None
+            players = (
+                await conn.execute(
+                    select(hand_players.c.account_id, hand_players.c.seat, hand_players.c.net).where(
+                        hand_players.c.hand_id == hand_id
+                    )
+                )
+            ).all()
+        data = dict(row._mapping)
+        data["players"] = [dict(p._mapping) for p in players]
+        return data
+
+    async def hands_of(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(
+                        hands.c.id,
+                        hands.c.table_name,
+                        hands.c.number,
+                        hands.c.game,
+                        hands.c.ended_at,
+                        hand_players.c.seat,
+                        hand_players.c.net,
+                    )
+                    .join(hand_players, hand_players.c.hand_id == hands.c.id)
+                    .where(hand_players.c.account_id == account_id, hands.c.status == "complete")
+                    .order_by(hands.c.id.desc())
+                    .limit(limit)
+                )
+            ).all()
+        return [dict(r._mapping) for r in rows]
+
+    # ------------------------------------------------------------------ audits
+
+    async def totals(self) -> dict[str, int]:
+        """Chips on balances, at seats, and granted; balances + seats == granted."""
+        async with self.engine.connect() as conn:
+            balances = int(await conn.scalar(select(func.coalesce(func.sum(accounts.c.balance), 0))) or 0)
+            at_seats = int(await conn.scalar(select(func.coalesce(func.sum(seats.c.stack), 0))) or 0)
+            granted = -int(
+                await conn.scalar(
+                    select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.book == "bank")
+                )
+                or 0
+            )
+            entries = int(await conn.scalar(select(func.coalesce(func.sum(ledger.c.amount), 0))) or 0)
+        return {"balances": balances, "seats": at_seats, "granted": granted, "ledger_sum": entries}
+
+
+def _account(row: Any) -> Account | None:
+    if row is None:
+        return None
+    return Account(row.id, row.name, int(row.balance), row.password_hash, float(row.last_grant_at))

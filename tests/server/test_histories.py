@@ -1,0 +1,646 @@
+"""Hand histories (pokerroom.server.histories): PHH that our strict replay plays back to the
+same stacks, PokerStars-style text whose chips add up, and the hiding rules of D6."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+import warnings
+from collections.abc import Sequence
+from functools import cache
+
+import pytest
+from pokerkit import HandHistory as PokerKitHistory
+
+from pokerroom.core import phh
+from pokerroom.core.cards import Card, parse_cards, seeded_deck
+from pokerroom.core.hand import Hand
+from pokerroom.core.structures import Game
+from pokerroom.server.histories import HistoryError, hand_name, to_phh, to_pokerstars, visible_players
+from pokerroom.sim import play_random_hand, random_action
+
+NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gil", "Hal", "Ivy")  # no card text inside
+NOON = datetime.datetime(2026, 11, 29, 17, 0, tzinfo=datetime.UTC).timestamp()
+
+
+def play(game: Game, stacks: Sequence[int], seed: int, rng: random.Random) -> Hand:
+    """A random complete hand: ``sim.play_random_hand`` for hold'em; for stud the same
+    random play, the bring-in player posting it, completing or (when allowed) folding."""
+    deck = seeded_deck(seed)
+    if not game.stud_game:
+        return play_random_hand(game, stacks, deck, rng)
+    hand = Hand(game, stacks, deck)
+    while not hand.complete:
+        legal = hand.legal_actions()
+        if legal.bring_in:
+            kinds = ["bring_in", "complete"] if legal.min_to is not None else ["bring_in"]
+            kind = rng.choice([*kinds, "fold"] if legal.fold else kinds)
+            hand.act(kind, legal.min_to if kind == "complete" else None, legal.player)
+            continue
+        kind, amount = random_action(legal, rng)
+        if kind == "raise":  # fixed limit: the smaller or (an open pair) the larger amount
+            amount = rng.choice([legal.min_to, legal.max_to])
+        hand.act(kind, amount, legal.player)
+    return hand
+
+
+def seats_of(n: int, rng: random.Random) -> list[int]:
+    return sorted(rng.sample(range(1, 10), n))
+
+
+def card_tokens(text: str) -> set[str]:
+    """Every card written in a PokerStars text's brackets."""
+    return {c for group in re.findall(r"\[([^\]]*)\]", text) for c in group.split()}
+
+
+def phh_cards(text: str) -> set[str]:
+    """Every known card of a PHH text's actions."""
+    out: set[str] = set()
+    for line in phh.loads(text).actions:
+        cards = phh.parse_action(line).cards or ()
+        out |= {str(c) for c in cards if c is not None}
+    return out
+
+
+SEAT = re.compile(r"^Seat (\d+): (\S+) \((\d+) in chips\)$")
+NEW_ROUND = re.compile(r"^\*\*\* (FLOP|TURN|RIVER|4th STREET|5th STREET|6th STREET) \*\*\*")
+
+
+def pokerstars_stacks(text: str) -> dict[str, int]:
+    """What a tracker makes of the text: each player's stack after the hand, from the posts,
+    bets, returned bets and pots (stops at the summary)."""
+    stacks: dict[str, int] = {}
+    street: dict[str, int] = {}
+    patterns = [
+        (re.compile(r"^(\S+): posts the ante (\d+)"), "dead"),
+        (re.compile(r"^(\S+): posts (?:small blind|big blind) (\d+)"), "add"),
+        (re.compile(r"^(\S+): (?:calls|bets|brings in for) (\d+)"), "add"),
+        (re.compile(r"^(\S+): (?:raises \d+ to|completes it to) (\d+)"), "to"),
+        (re.compile(r"^Uncalled bet \((\d+)\) returned to (\S+)$"), "back"),
+        (re.compile(r"^(\S+) collected (\d+) from (?:pot|main pot|side pot(?:-\d+)?)$"), "win"),
+    ]
+    for line in text.splitlines():
+        if line == "*** SUMMARY ***":
+            break
+        if m := SEAT.match(line):
+            stacks[m[2]], street[m[2]] = int(m[3]), 0
+            continue
+        if NEW_ROUND.match(line):
+            street = dict.fromkeys(street, 0)
+            continue
+        for pattern, how in patterns:
+            m = pattern.match(line)
+            if not m:
+                continue
+            if how == "back":
+                stacks[m[2]] += int(m[1])
+                street[m[2]] -= int(m[1])
+                break
+            who, amount = m[1], int(m[2])
+            if how == "dead":
+                stacks[who] -= amount
+            elif how == "add":
+                stacks[who] -= amount
+                street[who] += amount
+            elif how == "to":
+                stacks[who] -= amount - street[who]
+                street[who] = amount
+            else:
+                stacks[who] += amount
+            break
+    return stacks
+
+
+GAMES = {
+    "NL": [Game.no_limit(1, 2), Game.no_limit(1, 2, ante=1), Game.no_limit(5, 10)],
+    "PL": [Game.pot_limit(1, 2), Game.pot_limit(2, 5, ante=1)],
+    "FL": [Game.fixed_limit(2, 4), Game.fixed_limit(10, 20, ante=2)],
+    "STUD": [Game.stud(10, 20, ante=1, bring_in=3), Game.stud(4, 8, ante=1, bring_in=2)],
+}
+COUNTS = {"NL": 100, "PL": 70, "FL": 70, "STUD": 80}  # 320 hands of wild random play
+PASSIVE = 30  # and 30 more of each kind, passive (120)
+
+
+def play_passive(game: Game, stacks: Sequence[int], seed: int, rng: random.Random) -> Hand:
+    """A random complete hand where nobody folds and few raise: long hands that reach the
+    showdown, where each player shows or mucks at random (stud: deep enough for a card
+    shortage on seventh street)."""
+    hand = Hand(game, stacks, seeded_deck(seed))
+    while not hand.complete:
+        legal = hand.legal_actions()
+        if legal.show or legal.muck:
+            hand.act(rng.choice(["show", "muck"] if legal.muck else ["show"]), None, legal.player)
+        elif legal.bring_in:
+            hand.act("bring_in", None, legal.player)
+        elif legal.min_to is not None and rng.random() < 0.1:
+            hand.act("raise", legal.min_to, legal.player)
+        else:
+            hand.act("check" if legal.check else "call", None, legal.player)
+    return hand
+
+
+@cache
+def random_hands(kind: str) -> list[tuple[Hand, list[int], int]]:
+    """COUNTS[kind] hands of random play (half the stacks short: all in on an ante, a blind
+    or the bring-in, or soon after), then PASSIVE hands of deep, passive play."""
+    rng = random.Random(f"histories-{kind}")
+    most = 8 if kind == "STUD" else 9
+    out = []
+    for k in range(COUNTS[kind] + PASSIVE):
+        game = rng.choice(GAMES[kind])
+        n = 2 + k % (most - 1)
+        unit = game.big_blind or game.small_bet
+        if k < COUNTS[kind]:
+            stacks = [rng.choice([rng.randint(1, 6 * unit), rng.randint(10 * unit, 200 * unit)])
+                      for _ in range(n)]
+            hand = play(game, stacks, rng.randrange(10**9), rng)
+        else:
+            n = most if k % 3 == 0 else n
+            hand = play_passive(game, [rng.randint(50 * unit, 100 * unit) for _ in range(n)],
+                                rng.randrange(10**9), rng)
+        out.append((hand, seats_of(n, rng), k))  # k: a seed for what a test draws
+    return out
+
+
+@pytest.mark.parametrize("kind", list(COUNTS))
+def test_random_hands_replay_to_the_same_stacks(kind: str) -> None:
+    showdowns = all_ins = community = 0
+    for number, (hand, seats, k) in enumerate(random_hands(kind), 1):
+        rng = random.Random(k)
+        names = list(NAMES[:hand.n])
+        text = to_phh(hand, names=names, seats=seats, table="Alpha", number=number, reveal_all=True,
+                      started_at=NOON)
+        hh = phh.loads(text)
+        assert phh.replay(hh).stacks == hand.stacks, text
+        assert hh.finishing_stacks == hand.stacks and hh.players == names and hh.hand == number
+        assert hh.variant == hand.game.code and hh.starting_stacks == list(hand.starting_stacks)
+        assert hh.extra["table"] == "Alpha" and hh.extra["seats"] == seats
+        assert hh.extra["winnings"] == hand.winnings
+        assert (hh.extra["year"], hh.extra["month"], hh.extra["day"]) == (2026, 11, 29)
+        assert hh.extra["time"] == datetime.time(17, 0) and hh.extra["time_zone"] == "UTC"
+        assert phh.verify(hh).ok is True
+        assert "??" not in text  # reveal_all: every card dealt is known
+        # D6 keeps every showdown hand known: the hidden history replays as well
+        viewer = rng.choice([None, *range(hand.n)])
+        hidden = to_phh(hand, names=names, seats=seats, table="Alpha", number=number, viewer=viewer)
+        assert phh.replay(phh.loads(hidden)).stacks == hand.stacks, hidden
+        if hand.game.code != "PT":  # PokerKit's own reader takes the text without a warning
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                assert PokerKitHistory.loads(hidden).starting_stacks == list(hand.starting_stacks)
+
+        stars = to_pokerstars(hand, names=names, seats=seats, table="Alpha", number=number,
+                              button_seat=seats[-1], started_at=NOON, viewer=viewer, max_seats=9)
+        assert pokerstars_stacks(stars) == dict(zip(names, hand.stacks, strict=True)), stars
+        total = int(re.search(r"^Total pot (\d+)", stars, re.M)[1])  # type: ignore[index]
+        assert total == sum(int(x) for x in re.findall(r"^\S+ collected (\d+) from", stars, re.M))
+        assert total == sum(hand.winnings)
+        assert len(re.findall(r"^Seat \d+: \S+", stars, re.M)) == 2 * hand.n  # seats and summary
+        showdowns += bool(hand.reached_showdown)
+        all_ins += any(s == 0 for s in hand.stacks)
+        community += hand.game.stud_game and bool(hand.board)
+    assert showdowns >= 50 and all_ins >= 20  # the sample holds both kinds of ending
+    assert community >= 5 or kind != "STUD"  # and stud's community card (S9, D4)
+
+
+@pytest.mark.parametrize("kind", list(COUNTS))
+def test_hidden_cards_follow_d6(kind: str) -> None:
+    mucked = folded = 0
+    for number, (hand, seats, _) in enumerate(random_hands(kind), 1):
+        names = list(NAMES[:hand.n])
+        text = to_phh(hand, names=names, seats=seats, table="Alpha", number=number)
+        stars = to_pokerstars(hand, names=names, seats=seats, table="Alpha", number=number,
+                              button_seat=seats[-1], started_at=NOON)
+        known, shown = phh_cards(text), card_tokens(stars)
+        assert visible_players(hand) == hand.reached_showdown
+        for p in range(hand.n):
+            down = {str(c) for c, up in zip(hand.holes[p], _face_up(hand, p), strict=True) if not up}
+            ups = {str(c) for c, up in zip(hand.holes[p], _face_up(hand, p), strict=True) if up}
+            assert ups <= known and ups <= shown  # stud up cards: everyone saw them
+            if p in hand.reached_showdown:  # shown or mucked: revealed after the hand (D6)
+                assert down <= known and down <= shown
+                mucked += p in hand.mucked
+            else:  # folded before the showdown, or won when everyone else folded: never revealed
+                assert hand.folded[p] or hand.folded.count(False) == 1
+                assert not down & known and not down & shown
+                folded += hand.folded[p]
+        board = {str(c) for c in hand.board}
+        assert board <= known and board <= shown  # the board dealt, and nothing undealt
+        assert known - board - {str(c) for h in hand.holes for c in h} == set()
+    assert mucked >= 20 and folded >= 50
+
+
+def _face_up(hand: Hand, p: int) -> list[bool]:
+    return hand.face_up[p] if hand.game.stud_game else [False] * len(hand.holes[p])
+
+
+@pytest.mark.parametrize("kind", list(COUNTS))
+def test_the_viewer_sees_his_own_cards_only(kind: str) -> None:
+    for number, (hand, seats, k) in enumerate(random_hands(kind)[::4], 1):
+        rng = random.Random(k)
+        names = list(NAMES[:hand.n])
+        viewer = rng.randrange(hand.n)
+        text = to_phh(hand, names=names, seats=seats, table="T", number=number, viewer=viewer)
+        stars = to_pokerstars(hand, names=names, seats=seats, table="T", number=number, button_seat=seats[-1],
+                              started_at=NOON, viewer=viewer)
+        mine = {str(c) for c in hand.holes[viewer]}
+        assert mine <= phh_cards(text) and mine <= card_tokens(stars)
+        deal = next(a for a in phh.loads(text).actions if a.startswith(f"d dh p{viewer + 1} "))
+        first = hand.holes[viewer][:3 if hand.game.stud_game else 2]
+        assert deal == f"d dh p{viewer + 1} {''.join(map(str, first))}"
+        dealt_to = [line for line in stars.splitlines() if line.startswith("Dealt to ")]
+        if not hand.game.stud_game:  # hold'em: only the viewer's own deal line
+            assert dealt_to == [f"Dealt to {names[viewer]} [{' '.join(map(str, first))}]"]
+        for p in range(hand.n):
+            if p != viewer and p not in hand.reached_showdown:
+                down = {str(c) for c, up in zip(hand.holes[p], _face_up(hand, p), strict=True) if not up}
+                assert not down & phh_cards(text) and not down & card_tokens(stars)
+
+
+# ---------------------------------------------------------------------------- scripted hands
+
+
+def scripted_holdem() -> Hand:
+    """NL 1/2: Ann (small blind, seat 2), Bob (big blind, seat 3), Cyd (button, seat 5).
+    Bob's kings make trips on the flop; he raises all in on the river, Ann calls and mucks."""
+    deck = parse_cards("Ah Kc 7s Qd Kd 2h 3d Ks Qs 4c 5d 2c 6d Jd")
+    hand = Hand(Game.no_limit(1, 2), [200, 150, 100], deck)
+    for action, amount in [
+        ("raise", 6), ("call", None), ("raise", 20), ("fold", None), ("call", None),  # preflop
+        ("check", None), ("bet", 30), ("call", None),  # flop
+        ("check", None), ("check", None),  # turn
+        ("bet", 40), ("raise", 100), ("call", None),  # river
+        ("muck", None),  # Bob is all in and shown; Ann gives up
+    ]:
+        hand.act(action, amount)
+    assert hand.complete and hand.stacks == [50, 306, 94]
+    return hand
+
+
+HOLDEM_STARS = """\
+PokerStars Hand #42: Hold'em No Limit (1/2) - 2026/11/29 17:00:00 UTC
+Table 'Alpha' 6-max Seat #5 is the button
+Seat 2: Ann (200 in chips)
+Seat 3: Bob (150 in chips)
+Seat 5: Cyd (100 in chips)
+Ann: posts small blind 1
+Bob: posts big blind 2
+*** HOLE CARDS ***
+Cyd: raises 4 to 6
+Ann: calls 5
+Bob: raises 14 to 20
+Cyd: folds
+Ann: calls 14
+*** FLOP *** [Ks Qs 4c]
+Ann: checks
+Bob: bets 30
+Ann: calls 30
+*** TURN *** [Ks Qs 4c] [2c]
+Ann: checks
+Bob: checks
+*** RIVER *** [Ks Qs 4c 2c] [Jd]
+Ann: bets 40
+Bob: raises 60 to 100 and is all-in
+Ann: calls 60
+*** SHOW DOWN ***
+Bob: shows [Kc Kd] (three of a kind, Kings)
+Ann: mucks hand
+Bob collected 306 from pot
+*** SUMMARY ***
+Total pot 306 | Rake 0
+Board [Ks Qs 4c 2c Jd]
+Seat 2: Ann (small blind) mucked [Ah Qd]
+Seat 3: Bob (big blind) showed [Kc Kd] and won (306) with three of a kind, Kings
+Seat 5: Cyd (button) folded before Flop
+"""
+
+
+def test_scripted_holdem_hand_in_pokerstars_format() -> None:
+    hand = scripted_holdem()
+    stars = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=42,
+                          button_seat=5, started_at=NOON, max_seats=6)
+    assert stars.splitlines() == HOLDEM_STARS.splitlines()
+    # Cyd's folded cards never show; with his view, his own deal line comes after the blinds
+    seen = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=42,
+                         button_seat=5, started_at=NOON, max_seats=6, viewer=2)
+    assert "7s" not in card_tokens(stars) and "2h" not in card_tokens(stars)
+    lines = seen.splitlines()
+    assert lines[lines.index("*** HOLE CARDS ***") + 1] == "Dealt to Cyd [7s 2h]"
+    assert [x for x in lines if x not in stars.splitlines()] == ["Dealt to Cyd [7s 2h]"]
+    everyone = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=42,
+                             button_seat=5, started_at=NOON, max_seats=6, reveal_all=True)
+    assert [x for x in everyone.splitlines() if x.startswith("Dealt to")] == [
+        "Dealt to Ann [Ah Qd]", "Dealt to Bob [Kc Kd]", "Dealt to Cyd [7s 2h]"]
+
+
+def test_scripted_holdem_hand_in_phh() -> None:
+    hand = scripted_holdem()
+    text = to_phh(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=42,
+                  started_at=NOON)
+    hh = phh.loads(text)
+    assert hh.actions == [
+        "d dh p1 AhQd", "d dh p2 KcKd", "d dh p3 ????",
+        "p3 cbr 6", "p1 cc", "p2 cbr 20", "p3 f", "p1 cc",
+        "d db KsQs4c", "p1 cc", "p2 cbr 30", "p1 cc",
+        "d db 2c", "p1 cc", "p2 cc",
+        "d db Jd", "p1 cbr 40", "p2 cbr 100", "p1 cc",
+        "p2 sm KcKd", "p1 sm",
+    ]
+    assert (hh.variant, hh.antes, hh.blinds_or_straddles, hh.min_bet) == ("NT", [0, 0, 0], [1, 2, 0], 2)
+    assert hh.ante_trimming_status is None and hh.small_bet is None and hh.bring_in is None
+    assert hh.finishing_stacks == [50, 306, 94] and hh.extra["winnings"] == [0, 306, 0]
+    assert not [k for k in hh.extra if k.startswith("_")]  # nothing PHH cannot say
+    assert 'table = "Alpha"\nseats = [2, 3, 5]\n' in text and "time = 17:00:00\n" in text
+    assert phh.replay(hh).stacks == [50, 306, 94]
+
+
+def scripted_stud() -> Hand:
+    """Stud 10/20, ante 1, bring-in 3: Bob brings in, Cyd completes, everyone checks down;
+    Ann mucks, Bob's clubs flush beats Cyd's trip eights, Cyd mucks."""
+    hh = phh.HandHistory(
+        variant="F7S", antes=[1, 1, 1], bring_in=3, small_bet=10, big_bet=20, starting_stacks=[100] * 3,
+        actions=["d dh p1 AsKsQh", "d dh p2 7h2d3c", "d dh p3 8c8d9s", "p2 pb", "p3 cbr 10", "p1 cc", "p2 cc",
+                 "d dh p1 Jd", "d dh p2 4c", "d dh p3 Th", "p1 cc", "p2 cc", "p3 cc",
+                 "d dh p1 5h", "d dh p2 5c", "d dh p3 6h", "p1 cc", "p2 cc", "p3 cc",
+                 "d dh p1 7d", "d dh p2 6c", "d dh p3 2h", "p1 cc", "p2 cc", "p3 cc",
+                 "d dh p1 Ah", "d dh p2 Jc", "d dh p3 8h", "p1 cc", "p2 cc", "p3 cc",
+                 "p1 sm", "p2 sm 7h2d3c4c5c6cJc", "p3 sm"],
+    )
+    hand = phh.replay(hh)  # an engine hand like any other, dealt from the file's cards
+    assert hand.stacks == [89, 122, 89] and hand.mucked == {0, 2}
+    return hand
+
+
+STUD_STARS = """\
+PokerStars Hand #43: 7 Card Stud Limit (10/20) - 2026/11/29 17:00:00 UTC
+Table 'Beta' 8-max
+Seat 1: Ann (100 in chips)
+Seat 2: Bob (100 in chips)
+Seat 3: Cyd (100 in chips)
+Ann: posts the ante 1
+Bob: posts the ante 1
+Cyd: posts the ante 1
+*** 3rd STREET ***
+Dealt to Ann [As Ks Qh]
+Dealt to Bob [3c]
+Dealt to Cyd [9s]
+Bob: brings in for 3
+Cyd: completes it to 10
+Ann: calls 10
+Bob: calls 7
+*** 4th STREET ***
+Dealt to Ann [As Ks Qh] [Jd]
+Dealt to Bob [3c] [4c]
+Dealt to Cyd [9s] [Th]
+Ann: checks
+Bob: checks
+Cyd: checks
+*** 5th STREET ***
+Dealt to Ann [As Ks Qh Jd] [5h]
+Dealt to Bob [3c 4c] [5c]
+Dealt to Cyd [9s Th] [6h]
+Ann: checks
+Bob: checks
+Cyd: checks
+*** 6th STREET ***
+Dealt to Ann [As Ks Qh Jd 5h] [7d]
+Dealt to Bob [3c 4c 5c] [6c]
+Dealt to Cyd [9s Th 6h] [2h]
+Ann: checks
+Bob: checks
+Cyd: checks
+*** RIVER ***
+Dealt to Ann [As Ks Qh Jd 5h 7d] [Ah]
+Ann: checks
+Bob: checks
+Cyd: checks
+*** SHOW DOWN ***
+Ann: mucks hand
+Bob: shows [7h 2d 3c 4c 5c 6c Jc] (a flush, Jack high)
+Cyd: mucks hand
+Bob collected 33 from pot
+*** SUMMARY ***
+Total pot 33 | Rake 0
+Seat 1: Ann mucked [As Ks Qh Jd 5h 7d Ah]
+Seat 2: Bob showed [7h 2d 3c 4c 5c 6c Jc] and won (33) with a flush, Jack high
+Seat 3: Cyd mucked [8c 8d 9s Th 6h 2h 8h]
+"""
+
+
+def test_scripted_stud_hand_in_pokerstars_format() -> None:
+    hand = scripted_stud()
+    stars = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[1, 2, 3], table="Beta", number=43,
+                          button_seat=3, started_at=NOON, viewer=0, max_seats=8)
+    assert stars.splitlines() == STUD_STARS.splitlines()
+    text = to_phh(hand, names=["Ann", "Bob", "Cyd"], seats=[1, 2, 3], table="Beta", number=43, viewer=0)
+    hh = phh.loads(text)
+    assert hh.actions[:7] == ["d dh p1 AsKsQh", "d dh p2 7h2d3c", "d dh p3 8c8d9s", "p2 pb", "p3 cbr 10",
+                              "p1 cc", "p2 cc"]  # everyone reached the showdown: all revealed (D6)
+    assert (hh.variant, hh.antes, hh.bring_in, hh.small_bet, hh.big_bet) == ("F7S", [1, 1, 1], 3, 10, 20)
+    assert hh.blinds_or_straddles is None and hh.ante_trimming_status is True
+    assert phh.replay(hh).stacks == [89, 122, 89]
+
+
+def test_stud_hides_down_cards_of_a_folded_player() -> None:
+    hh = phh.HandHistory(
+        variant="F7S", antes=[1, 1, 1], bring_in=3, small_bet=10, big_bet=20, starting_stacks=[100] * 3,
+        actions=["d dh p1 AsKsQh", "d dh p2 7h2d3c", "d dh p3 8c8d9s", "p2 pb", "p3 cbr 10", "p1 cc", "p2 f",
+                 "d dh p1 Jd", "d dh p3 Th", "p1 cc", "p3 cbr 10", "p1 f"],
+    )
+    hand = phh.replay(hh)
+    text = to_phh(hand, names=["Ann", "Bob", "Cyd"], seats=[1, 2, 3], table="Beta", number=1, viewer=1)
+    assert phh.loads(text).actions[:3] == ["d dh p1 ????Qh", "d dh p2 7h2d3c", "d dh p3 ????9s"]
+    assert "d dh p1 Jd" in phh.loads(text).actions  # up cards are public
+    stars = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[1, 2, 3], table="Beta", number=1,
+                          button_seat=3, started_at=NOON, viewer=1)
+    assert "Dealt to Ann [Qh]" in stars and "Dealt to Bob [7h 2d 3c]" in stars
+    assert "Dealt to Cyd [9s] [Th]" in stars and "Seat 3: Cyd collected (26)" in stars
+    assert "Seat 1: Ann folded on the 4th Street" in stars
+    assert "Seat 2: Bob folded on the 3rd Street\n" in stars  # he brought in: no "(didn't bet)"
+    assert not {"As", "Ks", "8c", "8d"} & card_tokens(stars)
+    assert phh.replay(phh.loads(text)).stacks == hand.stacks
+
+
+# ---------------------------------------------------------------------------- forced bets PHH lacks
+
+
+def play_forced(game: Game, stacks: list[int], seed: int, **forced: object) -> Hand:
+    rng = random.Random(seed)
+    hand = Hand(game, stacks, seeded_deck(seed), **forced)  # type: ignore[arg-type]
+    while not hand.complete:
+        legal = hand.legal_actions()
+        kind, amount = random_action(legal, rng)
+        hand.act(kind, amount, legal.player)
+    return hand
+
+
+@pytest.mark.parametrize("game", [Game.no_limit(1, 2), Game.pot_limit(1, 2, ante=1), Game.fixed_limit(2, 4)])
+def test_a_dead_small_blind_is_dead_money_and_replays(game: Game) -> None:
+    # seat 3 pays back the small blind he missed (H7), dead, and waits for the big blind
+    for seed in range(25):
+        hand = play_forced(game, [300] * 5, seed, blinds=[game.small_blind, game.big_blind, 0, 0, 0],
+                           dead_blinds=[0, 0, 1, 0, 0])
+        text = to_phh(hand, names=NAMES[:5], seats=[1, 2, 3, 4, 5], table="T", number=seed, reveal_all=True)
+        hh = phh.loads(text)
+        assert hh.extra["_dead_blinds"] == [0, 0, 1, 0, 0]
+        assert hh.antes == [game.ante, game.ante, game.ante + 1, game.ante, game.ante]
+        assert hh.blinds_or_straddles == [game.small_blind, game.big_blind, 0, 0, 0]
+        assert phh.replay(hh).stacks == hand.stacks
+        stars = to_pokerstars(hand, names=NAMES[:5], seats=[1, 2, 3, 4, 5], table="T", number=seed,
+                              button_seat=5, started_at=NOON)
+        assert "Cyd: posts small blind 1\n" in stars
+
+
+def test_a_newcomers_live_blind_is_named_but_does_not_replay() -> None:
+    # Dee (player 3) pays a dead small blind and a live big blind from a seat after the big blind
+    hand = play_forced(Game.no_limit(1, 2), [200] * 5, 7, blinds=[1, 2, 0, 2, 0], dead_blinds=[0, 0, 0, 1, 0])
+    text = to_phh(hand, names=NAMES[:5], seats=[1, 2, 3, 4, 5], table="T", number=1, reveal_all=True)
+    hh = phh.loads(text)
+    assert hh.blinds_or_straddles == [1, 2, 0, 2, 0] and hh.antes == [0, 0, 0, 1, 0]
+    assert (hh.extra["_live_blinds"], hh.extra["_dead_blinds"]) == ([0, 0, 0, 2, 0], [0, 0, 0, 1, 0])
+    assert hh.extra["_big_blind_player"] == 2
+    with pytest.raises(phh.UnsupportedError, match="straddles"):
+        phh.replay(hh)
+    with warnings.catch_warnings():  # our own fields start with '_', as PokerKit wants them
+        warnings.simplefilter("error")
+        assert PokerKitHistory.loads(text).user_defined_fields["_live_blinds"] == [0, 0, 0, 2, 0]
+    stars = to_pokerstars(hand, names=NAMES[:5], seats=[1, 2, 3, 4, 5], table="T", number=1,
+                          button_seat=5, started_at=NOON)
+    assert "Dee: posts small & big blinds 3\n" in stars
+    as_tracker = stars.replace("posts small & big blinds 3", "posts the ante 1\nDee: posts big blind 2")
+    assert pokerstars_stacks(as_tracker) == dict(zip(NAMES, hand.stacks, strict=False))
+
+
+def test_a_missing_small_blind_puts_the_big_blind_first() -> None:
+    # the small blind seat is empty (a dead small blind): the first player left of the button
+    # posts the big blind
+    hand = play_forced(Game.no_limit(1, 2), [200] * 4, 3, blinds=[2, 0, 0, 0], big_blind_position=0)
+    text = to_phh(hand, names=NAMES[:4], seats=[2, 3, 4, 6], table="T", number=1, reveal_all=True)
+    hh = phh.loads(text)
+    assert hh.blinds_or_straddles == [2, 0, 0, 0] and hh.extra["_big_blind_player"] == 1
+    with pytest.raises(phh.PHHError, match="bad stakes"):
+        phh.replay(hh)
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[2, 3, 4, 6], table="T", number=1,
+                          button_seat=1, started_at=NOON)
+    assert "Table 'T' 6-max Seat #1 is the button" in stars and "Ann: posts big blind 2\n" in stars
+    assert "small blind" not in stars
+    assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))
+
+
+def test_all_in_protection_is_a_comment_and_does_not_replay() -> None:
+    hand = Hand(Game.no_limit(1, 2), [100, 100, 100], seeded_deck(11))
+    hand.act("raise", 10)  # Cyd
+    hand.protect()  # Ann times out with her small blind in: she stays in for it (D7)
+    hand.act("fold")  # Bob
+    while not hand.complete:
+        hand.act("check" if hand.legal_actions().check else "show")
+    text = to_phh(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=1, reveal_all=True)
+    hh = phh.loads(text)
+    assert "# p1 all-in protection (D7): stays in for the chips already committed" in hh.actions
+    assert hh.extra["_all_in_protection"] == [1]
+    with pytest.raises(phh.ReplayError):
+        phh.replay(hh)
+    stars = to_pokerstars(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=1, button_seat=3,
+                          started_at=NOON)
+    assert "Ann: times out and is all-in protected" in stars
+    assert sum(hand.stacks) == 300 and "*** SHOW DOWN ***" in stars
+
+
+def test_heads_up_forced_bets_are_reversed_and_short_blinds_are_due_in_full() -> None:
+    # heads-up: player 0 is the big blind; PHH writes [small, big] and deals them reversed
+    hand = play_forced(Game.no_limit(1, 2, ante=1), [2, 100], 5)  # the big blind is all in on ante + 1
+    text = to_phh(hand, names=NAMES[:2], seats=[4, 7], table="T", number=1, reveal_all=True)
+    hh = phh.loads(text)
+    assert (hh.blinds_or_straddles, hh.antes, hh.ante_trimming_status) == ([1, 2], [1, 1], True)
+    assert phh.replay(hh).stacks == hand.stacks
+    stars = to_pokerstars(hand, names=NAMES[:2], seats=[4, 7], table="T", number=1, button_seat=7,
+                          started_at=NOON)
+    assert "Ann: posts big blind 1 and is all-in" in stars
+    assert "Seat 7: Bob (button) (small blind)" in stars
+
+
+def test_non_default_limits_are_named() -> None:
+    game = Game.fixed_limit(2, 4, cap=3, heads_up_uncapped=True)
+    hand = play_forced(game, [100, 100, 100], 2)
+    hh = phh.loads(to_phh(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=1))
+    assert (hh.extra["_cap"], hh.extra["_heads_up_uncapped"]) == (3, True)
+    stud = Hand(Game.stud(10, 20, ante=1, bring_in=3, open_pair_big_bet=False), [50, 50], seeded_deck(1))
+    stud.act("fold" if stud.legal_actions().fold else "bring_in")
+    while not stud.complete:
+        stud.act("fold" if stud.legal_actions().fold else "check")
+    assert phh.loads(to_phh(stud, names=NAMES[:2], seats=[1, 2], table="T", number=1)).extra[
+        "_open_pair_big_bet"] is False
+
+
+# ---------------------------------------------------------------------------- odds and ends
+
+
+@pytest.mark.parametrize(("cards", "name"), [
+    ("AsKdQh9c7s", "high card Ace"),
+    ("2c2d9h8s3c", "a pair of Deuces"),
+    ("KsKd7h7c2s", "two pair, Kings and Sevens"),
+    ("3s3d3hAcKd", "three of a kind, Threes"),
+    ("As2d3h4c5s", "a straight, Ace to Five"),
+    ("Ts Jd Qh Kc As", "a straight, Ten to Ace"),
+    ("2h9hJhQh4h", "a flush, Queen high"),
+    ("6s6d6hTcTs", "a full house, Sixes full of Tens"),
+    ("9s9d9h9cAs", "four of a kind, Nines"),
+    ("5d6d7d8d9d", "a straight flush, Five to Nine"),
+    ("TsJsQsKsAs", "a Royal Flush"),
+    ("AhAd KsKd 2c 3c 7h", "two pair, Aces and Kings"),
+])
+def test_hand_names(cards: str, name: str) -> None:
+    assert hand_name(parse_cards(cards)) == name
+
+
+def test_bad_calls() -> None:
+    live = Hand(Game.no_limit(1, 2), [100, 100], seeded_deck(1))
+    with pytest.raises(HistoryError, match="over"):
+        to_phh(live, names=["A", "B"], seats=[1, 2], table="T", number=1)
+    hand = scripted_holdem()
+    with pytest.raises(HistoryError, match="3 names"):
+        to_phh(hand, names=["A", "B"], seats=[1, 2, 3], table="T", number=1)
+    with pytest.raises(HistoryError, match="one seat"):
+        to_pokerstars(hand, names=["A", "B", "C"], seats=[1, 1, 3], table="T", number=1, button_seat=3,
+                      started_at=NOON)
+    with pytest.raises(HistoryError, match="viewer"):
+        to_phh(hand, names=["A", "B", "C"], seats=[1, 2, 3], table="T", number=1, viewer=3)
+
+
+def test_a_fold_to_a_raise_returns_the_uncalled_bet() -> None:
+    hand = Hand(Game.no_limit(1, 2), [100, 100, 100], parse_cards("AsKs 2c7d QhJh 2h3h TsQs 8c 4h 9c 5d"))
+    for action, amount in [("raise", 6), ("fold", None), ("fold", None)]:
+        hand.act(action, amount)
+    stars = to_pokerstars(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=9, button_seat=3,
+                          started_at=NOON, viewer=2)
+    tail = stars.splitlines()[stars.splitlines().index("Cyd: raises 4 to 6"):]
+    assert tail == [
+        "Cyd: raises 4 to 6", "Ann: folds", "Bob: folds",
+        # no blind called the raise: all of it comes back (H12, case 1), the blinds are the pot
+        "Uncalled bet (6) returned to Cyd", "Cyd collected 3 from pot", "Cyd: doesn't show hand",
+        "*** SUMMARY ***", "Total pot 3 | Rake 0",
+        "Seat 1: Ann (small blind) folded before Flop", "Seat 2: Bob (big blind) folded before Flop",
+        "Seat 3: Cyd (button) collected (3)",
+    ]
+    assert "Dealt to Cyd [2c Jh]" in stars and not {"As", "7d", "Ks", "Qh"} & card_tokens(stars)
+    text = to_phh(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=9, viewer=2)
+    assert phh.loads(text).actions[:3] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 2cJh"]
+
+
+def test_side_pots_are_named_pokerstars_style() -> None:
+    # three all in for different amounts: a main pot and two side pots
+    hand = Hand(Game.no_limit(1, 2), [20, 50, 100, 200], seeded_deck(21))
+    hand.act("raise", 100)  # Cyd
+    while not hand.complete:
+        legal = hand.legal_actions()
+        hand.act("call" if legal.call else "show" if legal.show else "check")
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=1, button_seat=4,
+                          started_at=NOON)
+    assert re.search(r"^Total pot 270 Main pot 80\. Side pot-1 90\. Side pot-2 100\. \| Rake 0$", stars, re.M)
+    assert re.search(r"collected \d+ from side pot-2$", stars, re.M)
+    assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))
+
+
+def test_card_type_is_plain_text() -> None:
+    assert str(Card("Td")) == "Td"  # the writers rely on a card printing as two characters
