@@ -157,21 +157,10 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
         if not stem.isdigit() or suffix not in ("", "json", "phh", "txt"):
             raise AuthError("not_found", "no such hand", 404)
         data = await room().store.hand(int(stem))
-        if (
-            data is None
-            or data["status"] != "complete"
-            or account.id not in {x["account_id"] for x in data["players"]}
-        ):
+        seat_of = {x["account_id"]: x["seat"] for x in data["players"]} if data else {}
+        if data is None or data["status"] != "complete" or account.id not in seat_of:
             raise AuthError("not_found", "no such hand among yours", 404)
-        if suffix == "phh":
-            return PlainTextResponse(data["phh"], media_type="application/toml")
-        if suffix == "txt":
-            return PlainTextResponse(data["text"])
-        history = json.loads(data["history"])
-        history["id"] = data["id"]
-        history["status"] = data["status"]
-        history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}
-        return JSONResponse(history)
+        return hand_for(data, seat_of[account.id], suffix)
 
     @app.websocket("/ws")
     async def ws(socket: WebSocket) -> None:
@@ -213,6 +202,29 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
 
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
+    """A stored hand as the player in ``seat`` may see it: his own cards, the board and
+    the hands that reached the showdown (D6), and the openings that prove those cards
+    against the deal's commitment (fairness.py)."""
+    history = json.loads(data["history"])
+    private = history.pop("private")
+    view = private["views"][str(seat)]
+    if suffix == "phh":
+        return PlainTextResponse(view["phh"], media_type="application/toml")
+    if suffix == "txt":
+        return PlainTextResponse(view["text"])
+    own = private["holes"][str(seat)]
+    record = history["record"]
+    visible = set(record["board"]) | set(own)
+    for player in record["players"]:
+        visible |= {c for c in player["cards"] if c}
+    history["your_cards"] = own
+    history["openings"] = [o for o in private["openings"] if o["card"] in visible]
+    history["id"] = data["id"]
+    history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}
+    return JSONResponse(history)
 
 
 async def _writer(socket: WebSocket, conn: Connection) -> None:

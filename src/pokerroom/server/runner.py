@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import secrets
@@ -22,6 +21,8 @@ from pydantic import BaseModel
 from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.events import PotAwarded, audience, redact
 from pokerroom.server import protocol as p
+from pokerroom.server.fairness import commit, opening
+from pokerroom.server.histories import to_phh, to_pokerstars
 from pokerroom.server.store import StoreError
 from pokerroom.server.wire import event_json, jsonable
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
@@ -82,10 +83,6 @@ def secure_deck() -> list[Card]:
     return deck
 
 
-def commitment_of(salt: str, deck: Sequence[Card]) -> str:
-    return hashlib.sha256((salt + "".join(str(c) for c in deck)).encode()).hexdigest()
-
-
 class TableRunner:
     def __init__(self, config: TableConfig, room: Room) -> None:
         self.config = config
@@ -100,8 +97,9 @@ class TableRunner:
         self.next_hand_at: float | None = None
         self.hand_id: int | None = None
         self._deck: list[Card] = []
-        self._salt = ""
+        self._deal_commitment = commit(())
         self._commitment = ""
+        self._started_at = 0.0
         self._finished: deque[float] = deque(maxlen=500)
         self._pots: deque[int] = deque(maxlen=50)
         self.task: asyncio.Task[None] | None = None
@@ -187,8 +185,10 @@ class TableRunner:
 
     async def _deal(self, now: float) -> None:
         deck = secure_deck()
-        self._deck, self._salt = deck, secrets.token_hex(16)
-        self._commitment = commitment_of(self._salt, deck)
+        self._deck = deck
+        self._deal_commitment = commit(deck)
+        self._commitment = self._deal_commitment.commitment
+        self._started_at = now
         button = None
         if self.table.positions is None:  # the table starts: draw for the button
             ready = [n for n, s in self.table.seats.items() if s.ready]
@@ -353,29 +353,50 @@ class TableRunner:
         assert hand is not None and plan is not None and record is not None and self.hand_id is not None
         names = [table.seats[s].player if s in table.seats else record.player(s).player for s in plan.seats]
         accounts = [self.accounts[n] for n in names]
-        from pokerroom.server.histories import to_phh, to_pokerstars
+        started = self._started_at
 
-        phh = to_phh(
-            hand, names=names, seats=plan.seats, table=self.name, number=finished.number, reveal_all=False
-        )
-        text = to_pokerstars(
-            hand,
-            names=names,
-            seats=plan.seats,
-            table=self.name,
-            number=finished.number,
-            button_seat=plan.positions.button,
-            started_at=time.time(),
-            reveal_all=False,
-        )
+        def render(viewer: int | None) -> tuple[str, str]:
+            phh = to_phh(
+                hand,
+                names=names,
+                seats=plan.seats,
+                table=self.name,
+                number=finished.number,
+                viewer=viewer,
+                started_at=started,
+            )
+            text = to_pokerstars(
+                hand,
+                names=names,
+                seats=plan.seats,
+                table=self.name,
+                number=finished.number,
+                button_seat=plan.positions.button,
+                started_at=started,
+                viewer=viewer,
+                max_seats=self.config.seats,
+            )
+            return phh, text
+
+        phh, text = render(None)
+        deal, deck = self._deal_commitment, self._deck
         history = {
             "table": self.name,
             "number": finished.number,
-            "commitment": self._commitment,
-            "salt": self._salt,
-            "deck": "".join(str(c) for c in self._deck),
+            "started_at": started,
+            "commitment": deal.commitment,
+            "leaves": list(deal.leaves),
             "players": [{"seat": s, "name": n} for s, n in zip(plan.seats, names, strict=True)],
             "record": jsonable(record),
+            # for the owner's eyes only; the API hands out what each reader may see
+            "private": {
+                "openings": [opening(deal, deck, i) for i in range(len(deck))],
+                "holes": {str(s): [str(c) for c in hand.holes[i]] for i, s in enumerate(plan.seats)},
+                "views": {
+                    str(s): dict(zip(("phh", "text"), render(i), strict=True))
+                    for i, s in enumerate(plan.seats)
+                },
+            },
         }
         results = [
             (a, net, stack)
@@ -385,8 +406,8 @@ class TableRunner:
             self.hand_id,
             self.name,
             results,
-            salt=self._salt,
-            deck=history["deck"],
+            salt="",
+            deck="".join(str(c) for c in deck),
             history=json.dumps(history),
             phh=phh,
             text=text,
