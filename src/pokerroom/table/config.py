@@ -129,6 +129,8 @@ class TableConfig:
 
     @classmethod
     def mixed(cls, stages: list[Stage], **settings: object) -> TableConfig:
+        if not isinstance(stages, list | tuple) or not all(isinstance(s, Stage) for s in stages):
+            raise TableError("bad_schedule", "the schedule must be a list of Stage")
         unit = max(_smallest_stack(s.game) for s in stages) if stages else 1
         settings.setdefault("min_buy_in", 40 * unit)
         settings.setdefault("max_buy_in", 200 * unit)

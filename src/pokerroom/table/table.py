@@ -28,7 +28,7 @@ from pokerroom.core.cards import Card, CardError, check_deck
 from pokerroom.core.events import Event, HandEnded
 from pokerroom.core.hand import BETTING, SHOWDOWN, Hand, IllegalAction
 from pokerroom.core.structures import Game, GameError
-from pokerroom.table.config import ALL_IN_PROTECTION, Stage, TableConfig, TableError, game_label
+from pokerroom.table.config import ALL_IN_PROTECTION, TableConfig, TableError, game_label
 from pokerroom.table.events import (
     AnyEvent,
     BlindMissed,
@@ -83,7 +83,7 @@ class Table:
     @property
     def game(self) -> Game:
         """The game of the hand being played, or of the next hand between hands."""
-        return self._game if self.phase == PLAYING else self._next_stage()[0].game
+        return self._game if self.phase == PLAYING else self.config.schedule[self._next_stage()[0]].game
 
     @property
     def actor(self) -> int | None:
@@ -124,8 +124,7 @@ class Table:
         if self.phase == PLAYING:
             index, done = self.stage, self._stage_hands
         else:
-            stage, done = self._next_stage()
-            index = stages.index(stage)
+            index, done = self._next_stage()
         nxt = stages[(index + 1) % len(stages)]
         return game_label(stages[index].game), game_label(nxt.game), stages[index].hands - done
 
@@ -252,11 +251,11 @@ class Table:
         """Come back from sitting out ("I'm back"); what was missed is owed (H7)."""
         s = self.seat_of(player)
         seat = self.seats[s]
+        if seat.state == SITTING_OUT and seat.stack == 0:
+            raise TableError("no_chips", "add chips to play again")
         seat.options = seat.options.with_values({"sit_out_next_hand": False, "sit_out_next_big_blind": False})
         if seat.state != SITTING_OUT:
             return []
-        if seat.stack == 0:
-            raise TableError("no_chips", "add chips to play again")
         seat.come_back()
         out: list[AnyEvent] = [SatIn(s, seat.player, seat.owes_text)]
         if self.phase == POSTING:
@@ -274,13 +273,13 @@ class Table:
 
     # ------------------------------------------------------------------ starting a hand
 
-    def _next_stage(self) -> tuple[Stage, int]:
-        """The stage the next hand is dealt in, and how many hands of it were dealt."""
+    def _next_stage(self) -> tuple[int, int]:
+        """The index of the stage the next hand is dealt in, and how many hands of it
+        were dealt already."""
         stages = self.config.schedule
-        stage = stages[self.stage]
-        if self.hand_number and self._stage_hands >= stage.hands and len(stages) > 1:
-            return stages[(self.stage + 1) % len(stages)], 0
-        return stage, self._stage_hands
+        if self.hand_number and self._stage_hands >= stages[self.stage].hands and len(stages) > 1:
+            return (self.stage + 1) % len(stages), 0
+        return self.stage, self._stage_hands
 
     def can_start(self) -> bool:
         """Whether ``start_hand`` would deal (or ask for blinds) now."""
@@ -298,6 +297,7 @@ class Table:
     ) -> list[AnyEvent]:
         """Deal the next hand from ``deck`` (the caller shuffled it). Players who post by
         hand are asked first (``post``); the deal waits for them or their clock."""
+        _check_time(now)
         if self.phase != IDLE:
             raise TableError("hand_running", "a hand is already being played or set up")
         try:
@@ -319,7 +319,7 @@ class Table:
         return out + self._continue_posting(now)
 
     def _plan_for(self, button: int | None) -> Plan | None:
-        stage = self._next_stage()[0]
+        stage = self.config.schedule[self._next_stage()[0]]
         return plan_hand(self.seats, self.config.seats, stage.game, self.positions, button)
 
     def _continue_posting(self, now: float) -> list[AnyEvent]:
@@ -356,6 +356,8 @@ class Table:
             raise TableError("nothing_to_post", "nothing is asked of this seat now")
         if type(accept) is not bool:
             raise TableError("bad_answer", f"post takes true or false, not {accept!r}")
+        if now >= self._pending[s].deadline:
+            raise TableError("too_late", "the time to post ran out")
         request = self._pending.pop(s)
         if accept:
             self._confirmed[s] = (request.blind, request.dead, request.ante)
@@ -364,8 +366,8 @@ class Table:
 
     def _deal(self, plan: Plan, now: float) -> list[AnyEvent]:
         out: list[AnyEvent] = []
-        stage, done = self._next_stage()
-        game = stage.game
+        index, done = self._next_stage()
+        game = self.config.schedule[index].game
         stud = game.variant == "stud"
         # made first: nothing changes at the table if the hand cannot be dealt
         hand = Hand(
@@ -376,10 +378,9 @@ class Table:
             big_blind_position=None if stud else plan.big_blind_position,
             reshuffle=self._reshuffle,
         )
-        stages = self.config.schedule
-        if self.hand_number and stage is not stages[self.stage]:
-            self.stage = (self.stage + 1) % len(stages)
-            out.append(GameChanged(game_label(game), self.stage))
+        if index != self.stage:
+            self.stage = index
+            out.append(GameChanged(game_label(game), index))
         self._stage_hands = done + 1
         # the big blind passed these players while they sat out (H7), or they sit out now
         for s in plan.sit_out_now:
@@ -429,6 +430,7 @@ class Table:
     def act(self, player: object, action: object, amount: object = None, now: float = 0.0) -> list[AnyEvent]:
         """The player's decision: 'fold', 'check', 'call', 'bet', 'raise' (with the total
         amount), 'bring_in', 'complete' (with the amount), 'show' or 'muck'."""
+        _check_time(now)
         s = self.seat_of(player)
         if not self.in_hand(s):
             raise TableError("not_in_hand", f"{player} is not in a hand being played")
@@ -458,6 +460,7 @@ class Table:
     def advance(self, now: float) -> list[AnyEvent]:
         """Apply what the clock decides at time ``now``: a turn or a posting request whose
         time ran out (R1, D7, case 47)."""
+        _check_time(now)
         if self.phase == POSTING:
             out: list[AnyEvent] = []
             late = [s for s, r in self._pending.items() if now >= r.deadline]
@@ -474,14 +477,14 @@ class Table:
         seat.time_bank = 0.0
         seat.timeouts += 1
         self.turn = None
-        verb, events = self._act_for(s, timeout=True)
+        verb, events = self._act_for(s)
         out = [TimedOut(s, seat.player, verb)]
         out += self._seated_events(events)
         if seat.timeouts >= self.config.max_timeouts:
             out += self._sit_out(s, "timeouts")
         return out + self._after_change(now)
 
-    def _act_for(self, s: int, timeout: bool) -> tuple[str, tuple[Event, ...]]:
+    def _act_for(self, s: int) -> tuple[str, tuple[Event, ...]]:
         """The table's decision for a player who is not deciding (timed out, left or sat out)."""
         hand, plan = self.hand, self.plan
         assert hand is not None and plan is not None
@@ -495,7 +498,8 @@ class Table:
             return "bring_in", hand.bring_in(p)
         if legal.check:
             return "check", hand.check_call(p)
-        if self.config.timeout_policy == ALL_IN_PROTECTION and hand.can_protect(p):
+        protect = self.config.timeout_policy == ALL_IN_PROTECTION and not self.seats[s].leaving
+        if protect and hand.can_protect(p):  # a player who leaves folds: no free protection
             return "protected", hand.protect(p)
         if legal.fold:
             return "fold", hand.fold(p)
@@ -534,7 +538,7 @@ class Table:
                     out += self._seated_events(hand.muck(p) if hand.can_muck(p) else hand.show(p))
                     continue
             elif seat.leaving or seat.state == SITTING_OUT:
-                out += self._seated_events(self._act_for(s, timeout=False)[1])
+                out += self._seated_events(self._act_for(s)[1])
                 continue
             if self.turn is None or self.turn.seat != s:
                 bank = seat.time_bank
@@ -567,3 +571,8 @@ class Table:
     def __repr__(self) -> str:
         seats = ", ".join(f"{n}:{s.player}={s.stack}" for n, s in sorted(self.seats.items()))
         return f"<Table {self.config.name} {self.phase} hand {self.hand_number} [{seats}]>"
+
+
+def _check_time(now: object) -> None:
+    if type(now) not in (int, float) or now != now or now in (float("inf"), float("-inf")):
+        raise TableError("bad_time", f"the time is a number of seconds, not {now!r}")
