@@ -225,28 +225,19 @@ class Store:
 
     async def buy_in(self, table: str, seat: int, account_id: int, amount: int) -> int:
         """Move ``amount`` from the balance to a seat; returns the balance left."""
-        async with self.engine.begin() as conn:
-            result = await conn.execute(
-                update(accounts)
-                .where(accounts.c.id == account_id, accounts.c.balance >= amount)
-                .values(balance=accounts.c.balance - amount)
-            )
-            if result.rowcount != 1:
-                raise StoreError("insufficient_balance", f"your balance is less than {amount}")
-            await conn.execute(
-                insert(seats).values(table_name=table, seat=seat, account_id=account_id, stack=amount)
-            )
-            await self._transfer(
-                conn,
-                "buy_in",
-                [
-                    (balance_book(account_id), account_id, -amount),
-                    (table_book(table, account_id), account_id, amount),
-                ],
-            )
-            return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
+        insert_seat = insert(seats).values(table_name=table, seat=seat, account_id=account_id, stack=amount)
+        return await self._to_table("buy_in", table, account_id, amount, insert_seat)
 
     async def top_up(self, table: str, account_id: int, amount: int) -> int:
+        """Move ``amount`` from the balance to the player's seat; returns the balance left."""
+        add = (
+            update(seats)
+            .where(seats.c.table_name == table, seats.c.account_id == account_id)
+            .values(stack=seats.c.stack + amount)
+        )
+        return await self._to_table("top_up", table, account_id, amount, add)
+
+    async def _to_table(self, kind: str, table: str, account_id: int, amount: int, seat_change: Any) -> int:
         async with self.engine.begin() as conn:
             result = await conn.execute(
                 update(accounts)
@@ -255,19 +246,12 @@ class Store:
             )
             if result.rowcount != 1:
                 raise StoreError("insufficient_balance", f"your balance is less than {amount}")
-            await conn.execute(
-                update(seats)
-                .where(seats.c.table_name == table, seats.c.account_id == account_id)
-                .values(stack=seats.c.stack + amount)
-            )
-            await self._transfer(
-                conn,
-                "top_up",
-                [
-                    (balance_book(account_id), account_id, -amount),
-                    (table_book(table, account_id), account_id, amount),
-                ],
-            )
+            await conn.execute(seat_change)
+            moves = [
+                (balance_book(account_id), account_id, -amount),
+                (table_book(table, account_id), account_id, amount),
+            ]
+            await self._transfer(conn, kind, moves)
             return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
 
     async def cash_out(self, table: str, account_id: int, stack: int, kind: str = "cash_out") -> None:
