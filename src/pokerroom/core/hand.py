@@ -97,6 +97,7 @@ class Hand:
         blinds: Sequence[int] | None = None,
         dead_blinds: Sequence[int] | None = None,
         big_blind_position: object = None,
+        small_blind: bool = True,
         reshuffle: Callable[[tuple[Card, ...]], Sequence[int]] | None = None,
         _trusted: bool = False,
     ) -> None:
@@ -147,6 +148,11 @@ class Hand:
         elif type(big_blind_position) is not int or not 0 <= big_blind_position < n:
             raise GameError(f"big_blind_position {big_blind_position!r} is not a player")
         _check_blinds(game, blinds, big_blind_position)
+        # small_blind=False: no small blind this hand (the dead-button rule when the player
+        # due it has gone); a blind posted before the big blind is then a live big blind
+        if type(small_blind) is not bool:
+            raise GameError(f"small_blind must be True or False, got {small_blind!r}")
+        self._has_small_blind = small_blind
         self.big_blind_position = big_blind_position
 
         self.starting_stacks = tuple(stacks)
@@ -213,7 +219,7 @@ class Hand:
                 self.dead += amount
                 ev.append(_NEW(Posted, (i, "dead", amount, stacks[i] == 0)))
         bb = self.big_blind_position
-        sb = (bb - 1) % self.n if self.n > 2 else 1 - bb
+        sb = ((bb - 1) % self.n if self.n > 2 else 1 - bb) if self._has_small_blind else -1
         for i, b in enumerate(blinds):
             if b and stacks[i]:
                 amount = min(b, stacks[i])
@@ -232,7 +238,8 @@ class Hand:
         # each blind on its own, so another player's live blind does not hide a short one.
         self._phantom = 0
         if any(blinds):
-            self._phantom = max(0, g.small_blind - self.bets[sb]) + max(0, g.big_blind - self.bets[bb])
+            small = self.bets[sb] if sb >= 0 else 0
+            self._phantom = max(0, g.small_blind - small) + max(0, g.big_blind - self.bets[bb])
 
     def _deal_holes(self) -> None:
         deck, n = self.deck, self.n

@@ -73,7 +73,7 @@ class Table:
         self._game: Game = config.schedule[0].game
         # the posting phase: blinds and antes to confirm before the deal
         self._pending: dict[int, PostRequested] = {}
-        self._confirmed: dict[int, tuple[int, int, int]] = {}
+        self._confirmed: dict[int, tuple[str, int, int, int]] = {}
         self._deck: Sequence[int] = ()
         self._reshuffle: Reshuffle | None = None
         self._button: int | None = None
@@ -336,7 +336,7 @@ class Table:
             options = seat.options
             blinds_asked = (blind or dead) and not options.auto_post_blinds
             asks = blinds_asked or (ante and not options.auto_post_antes)
-            if not asks or self._confirmed.get(s) == (blind, dead, ante):
+            if not asks or self._confirmed.get(s) == (seat.player, blind, dead, ante):
                 continue
             old = self._pending.get(s)
             if old is not None and (old.blind, old.dead, old.ante) == (blind, dead, ante):
@@ -360,7 +360,7 @@ class Table:
             raise TableError("too_late", "the time to post ran out")
         request = self._pending.pop(s)
         if accept:
-            self._confirmed[s] = (request.blind, request.dead, request.ante)
+            self._confirmed[s] = (request.player, request.blind, request.dead, request.ante)
             return self._continue_posting(now)
         return self._sit_out(s, "declined") + self._continue_posting(now)
 
@@ -376,6 +376,7 @@ class Table:
             blinds=None if stud else plan.blinds,
             dead_blinds=None if stud else plan.dead,
             big_blind_position=None if stud else plan.big_blind_position,
+            small_blind=stud or plan.small_blind_posted,
             reshuffle=self._reshuffle,
         )
         if index != self.stage:
@@ -385,9 +386,11 @@ class Table:
         # the big blind passed these players while they sat out (H7), or they sit out now
         for s in plan.sit_out_now:
             out += self._sit_out(s, "big_blind")
-        for s in plan.sit_out_now + plan.missed_big:
+        passed = sorted(set(plan.sit_out_now) | set(plan.missed_big))  # one orbit each
+        for s in passed:
             seat = self.seats[s]
-            seat.missed_orbits += 1
+            if self.positions is not None:  # the first hand of a table ends no orbit
+                seat.missed_orbits += 1
             if game.variant != "stud" and not (seat.owe_big and seat.owe_small):
                 seat.miss_big_blind()
                 out.append(BlindMissed(s, seat.player, "big"))
@@ -396,7 +399,7 @@ class Table:
             if not seat.owe_small:
                 seat.owe_small = True
                 out.append(BlindMissed(s, seat.player, "small"))
-        for s in sorted(plan.missed_big):
+        for s in passed:
             if self.seats[s].missed_orbits > self.config.max_missed_orbits:
                 out += self._remove(s, "sat_out_too_long")
         for s in plan.seats:
