@@ -23,7 +23,8 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server
 
 test: lint
-	$(BIN)/python -c 'import pokerroom.core as c; print("core modules:", c.MODE)'
+	@# the compiled core must have been built (a fresh clone once fell back to pure Python unnoticed)
+	$(BIN)/python -c 'import pokerroom.core as c, sys; print("core modules:", c.MODE); sys.exit(c.MODE != "compiled")'
 	$(BIN)/python -m pytest -q -n 2
 	POKERROOM_PURE=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider src README.md \
 		tests/core/test_rules_holdem.py tests/core/test_cases_holdem.py tests/core/test_stud.py \
