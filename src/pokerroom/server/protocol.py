@@ -21,7 +21,7 @@ ClientId = Annotated[str, Field(max_length=64)] | Annotated[int, Field(ge=0, le=
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     id: ClientId = None
 
 
