@@ -22,7 +22,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
 	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server
 
-test: lint
+# The browser tests drive Debian's chromium (never `playwright install`, which downloads).
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	command -v apt-get >/dev/null || { echo "chromium is needed at $(CHROMIUM)"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+test: lint $(CHROMIUM)
 	@# the compiled core must have been built (a fresh clone once fell back to pure Python unnoticed)
 	$(BIN)/python -c 'import pokerroom.core as c, sys; print("core modules:", c.MODE); sys.exit(c.MODE != "compiled")'
 	$(BIN)/python -m pytest -q -n 2
