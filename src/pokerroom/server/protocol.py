@@ -27,11 +27,13 @@ class _Command(BaseModel):
 
 class Subscribe(_Command):
     """Watch a table (no seat needed). ``since``: the last event version this client saw;
-    the server sends what came after, or a fresh snapshot."""
+    the server sends what came after, or a fresh snapshot. ``snapshots``: also send a fresh
+    snapshot after every batch of events (a client that draws views rather than events)."""
 
     type: Literal["subscribe"]
     table: TableName
     since: Annotated[int, Field(ge=0)] | None = None
+    snapshots: bool = False
 
 
 class Unsubscribe(_Command):

@@ -60,6 +60,7 @@ class Connection:
     tables: set[str] = field(default_factory=set)
     lobby: bool = False
     overflowed: bool = False
+    snapshots: set[str] = field(default_factory=set)  # tables it wants a snapshot after each batch of
 
     def send(self, message: BaseModel) -> None:
         if self.overflowed:
@@ -208,6 +209,7 @@ class TableRunner:
         table, now = self.table, time.time()
         if isinstance(m, p.Subscribe):
             assert conn is not None
+            conn.snapshots = conn.snapshots | ({self.name} if m.snapshots else set())
             self._subscribe(conn, m.since)
             conn.send(p.Ok(id=m.id))
             return
@@ -215,6 +217,7 @@ class TableRunner:
             assert conn is not None
             self.watchers.discard(conn)
             conn.tables.discard(self.name)
+            conn.snapshots.discard(self.name)
             conn.send(p.Ok(id=m.id))
             return
         if isinstance(m, p.PreviousHand):
@@ -320,9 +323,10 @@ class TableRunner:
             self.log.append(entry)
             for conn in list(self.watchers):
                 self._send_entry(conn, entry)
-        if any(type(e) in (TurnStarted,) for e in out) or any(
-            type(e).__name__ == "PostRequested" for e in out
-        ):
+        for conn in list(self.watchers):
+            if self.name in conn.snapshots:
+                conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
+        if any(type(e) is TurnStarted for e in out):
             for conn in list(self.watchers):
                 self._send_turn(conn)
         if any(type(e).__name__ in ("Seated", "Left", "HandFinished") for e in out):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pokerroom.core.cards import Card
-from pokerroom.core.evaluator import describe
+from pokerroom.core.evaluator import best_five, describe
 from pokerroom.core.events import Event, HandEnded, PotAwarded
 from pokerroom.core.hand import Hand
 from pokerroom.core.views import events_for, view
@@ -29,6 +29,7 @@ class PlayerRecord:
     reached_showdown: bool
     mucked: bool  # reached the showdown and mucked: revealed here all the same (D6)
     hand: str | None  # the best hand, for those who reached the showdown
+    best: tuple[Card, ...]  # its five cards (empty when not revealed)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ def record_hand(
     for p, seat_view in enumerate(public.seats):
         reached = p in hand.reached_showdown
         value = hand.hand_value(p) if reached else None
+        best = best_five(list(hand.holes[p]) + list(hand.board)) if value is not None else ()
         people.append(PlayerRecord(
             seat=seats[p],
             player=players[p],
@@ -98,6 +100,7 @@ def record_hand(
             reached_showdown=reached,
             mucked=p in hand.mucked,
             hand=describe(value) if value is not None else None,
+            best=best,
         ))
     pots = tuple(
         PotRecord(
