@@ -73,7 +73,8 @@ class Accounts:
         self.store = store
         self.starting_balance = starting_balance
         self.topup = topup
-        self.failed_logins = RateLimit(5, 60.0)
+        self.failed_logins = RateLimit(5, 60.0)  # per name and address
+        self.failed_from = RateLimit(20, 60.0)  # per address (shared addresses: more room)
 
     async def register(self, name: object, password: object) -> tuple[Account, str]:
         name, password = check_name(name), check_password(password)
@@ -88,7 +89,7 @@ class Accounts:
         if type(name) is not str or type(password) is not str or len(password) > 128 or len(name) > 20:
             raise AuthError("bad_login", "wrong name or password", 401)
         key = f"{name.lower()}|{client}"
-        if self.failed_logins.blocked(key) or self.failed_logins.blocked(f"ip|{client}"):
+        if self.failed_logins.blocked(key) or self.failed_from.blocked(client):
             raise AuthError("too_many_attempts", "too many failed logins: wait a minute", 429)
         account = await self.store.account_by_name(name)
         ok = False
@@ -99,7 +100,7 @@ class Accounts:
                 ok = False
         if not ok or account is None:
             self.failed_logins.hit(key)
-            self.failed_logins.hit(f"ip|{client}")
+            self.failed_from.hit(client)
             raise AuthError("bad_login", "wrong name or password", 401)
         return account, await self._session(account)
 

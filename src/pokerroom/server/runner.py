@@ -24,7 +24,7 @@ from pokerroom.server import protocol as p
 from pokerroom.server.fairness import commit, opening
 from pokerroom.server.histories import to_phh, to_pokerstars
 from pokerroom.server.store import StoreError
-from pokerroom.server.wire import event_json, jsonable
+from pokerroom.server.wire import event_json, jsonable, record_json
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import AnyEvent, HandFinished, HandStarted, Left, TurnStarted
 from pokerroom.table.view import table_view
@@ -223,7 +223,7 @@ class TableRunner:
         if isinstance(m, p.PreviousHand):
             assert conn is not None
             record = table.previous
-            conn.send(p.PreviousHandRecord(table=self.name, hand=jsonable(record) if record else None))
+            conn.send(p.PreviousHandRecord(table=self.name, hand=record_json(record) if record else None))
             return
         player = self._player(conn)
         if isinstance(m, p.Chat):
@@ -391,7 +391,7 @@ class TableRunner:
             "commitment": deal.commitment,
             "leaves": list(deal.leaves),
             "players": [{"seat": s, "name": n} for s, n in zip(plan.seats, names, strict=True)],
-            "record": jsonable(record),
+            "record": record_json(record),
             # for the owner's eyes only; the API hands out what each reader may see
             "private": {
                 "openings": [opening(deal, deck, i) for i in range(len(deck))],

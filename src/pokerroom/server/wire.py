@@ -29,3 +29,10 @@ def jsonable(value: Any) -> Any:
 def event_json(event: Any) -> dict[str, Any]:
     """An event (core or table) as a JSON object: {"type": "Acted", "player": 3, ...}."""
     return {"type": type(event).__name__, **jsonable(event)}
+
+
+def record_json(record: Any) -> dict[str, Any]:
+    """A previous-hand record (table/record.py) with its events typed like event messages."""
+    data: dict[str, Any] = jsonable(record)
+    data["events"] = [event_json(e) for e in record.events]
+    return data

@@ -1,0 +1,366 @@
+"""An async test client of the room server: HTTP (httpx) for accounts and histories, the
+WebSocket protocol (docs/protocol.md) for everything else.
+
+Every raw message a connection receives is kept, in order, with the time it arrived
+(``received``), and parsed (``messages``); tests await the next message matching a
+predicate instead of sleeping. ``play`` is a simple bot: it answers ``your_turn`` with a
+random legal action and counts the hands that finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+Message = dict[str, Any]
+Predicate = Callable[[Message], bool]
+Policy = Callable[[Message, random.Random], tuple[str, int | None]]
+
+PASSWORD = "correct horse battery"
+
+
+def random_policy(legal: Message, rng: random.Random, fixed: bool = False) -> tuple[str, int | None]:
+    """A random legal action from a ``legal`` object: check or call most of the time,
+    fold a bet now and then, sometimes bet or raise (usually the minimum; ``fixed``: a
+    fixed-limit game, where only ``min_to`` and ``max_to`` are legal amounts); at a
+    showdown show or muck; in stud post the bring-in, complete, or fold."""
+    if legal["show"] or legal["muck"]:
+        return rng.choice(["show", "muck"] if legal["muck"] else ["show"]), None
+    low, high = legal["min_to"], legal["max_to"]
+    if legal["bring_in"]:
+        kinds = ["bring_in", "bring_in"]
+        if low is not None:
+            kinds.append("complete")
+        if legal["fold"]:
+            kinds.append("fold")
+        kind = rng.choice(kinds)
+        return kind, low if kind == "complete" else None
+    r = rng.random()
+    if legal["fold"] and r < 0.2:
+        return "fold", None
+    if low is not None and high is not None and r < 0.4:
+        if fixed:
+            amount = rng.choice([low, high])
+        elif rng.random() < 0.03:
+            amount = high  # all in, now and then
+        else:
+            amount = low if rng.random() < 0.7 else rng.randint(low, min(high, 3 * low))
+        return ("raise" if legal["call"] else "bet"), amount
+    return ("check" if legal["check"] else "call"), None
+
+
+def limit_policy(legal: Message, rng: random.Random) -> tuple[str, int | None]:
+    """``random_policy`` for a fixed-limit game (FL, Stud)."""
+    return random_policy(legal, rng, fixed=True)
+
+
+def passive_policy(legal: Message, rng: random.Random) -> tuple[str, int | None]:
+    """Never folds, never raises: checks, calls, posts the bring-in, shows."""
+    if legal["show"]:
+        return "show", None
+    if legal["bring_in"]:
+        return "bring_in", None
+    return ("check" if legal["check"] else "call"), None
+
+
+def is_event(table: str, *kinds: str, version: int | None = None, **fields: Any) -> Predicate:
+    """A predicate: an ``event`` message of ``table`` (at ``version`` if given) of one of
+    ``kinds`` (any when none) whose event has the given field values."""
+
+    def match(m: Message) -> bool:
+        if m.get("type") != "event" or m.get("table") != table:
+            return False
+        if version is not None and m["version"] != version:
+            return False
+        e = m["event"]
+        if kinds and e["type"] not in kinds:
+            return False
+        return all(e.get(k) == v for k, v in fields.items())
+
+    return match
+
+
+class Client:
+    """One account (or an anonymous observer when ``name`` is None) and at most one open
+    WebSocket connection at a time."""
+
+    def __init__(self, http: str, ws: str, name: str | None = None, password: str = PASSWORD) -> None:
+        self.http_url, self.ws_url = http, ws
+        self.name, self.password = name, password
+        self.token: str | None = None
+        self.http = httpx.AsyncClient(base_url=http, timeout=30.0)
+        self.received: list[tuple[float, str]] = []  # every raw message, with its arrival time
+        self.messages: list[Message] = []  # the same, parsed
+        self.versions: dict[str, int] = {}  # the last event version seen per table
+        self.seats: dict[str, int] = {}  # table -> this player's seat (the last he took)
+        self.errors: list[Message] = []  # every ``error`` received
+        self.hands_played = 0
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._cond = asyncio.Condition()
+        self._ids = 0
+        self._closed = True
+        self._tokens, self._at = 30.0, time.monotonic()  # client side rate limit
+
+    # ------------------------------------------------------------------ HTTP
+
+    def _auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    async def register(self) -> httpx.Response:
+        r = await self.http.post("/api/register", json={"name": self.name, "password": self.password})
+        if r.status_code == 200:
+            self.token = r.json()["token"]
+        return r
+
+    async def login(self, password: str | None = None) -> httpx.Response:
+        r = await self.http.post(
+            "/api/login",
+            json={"name": self.name, "password": self.password if password is None else password},
+        )
+        if r.status_code == 200:
+            self.token = r.json()["token"]
+        return r
+
+    async def get(self, path: str) -> httpx.Response:
+        return await self.http.get(path, headers=self._auth())
+
+    async def me(self) -> Message:
+        r = await self.get("/api/me")
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    async def balance(self) -> int:
+        return int((await self.me())["balance"])
+
+    # ------------------------------------------------------------------ WebSocket
+
+    async def connect(self, anonymous: bool = False) -> Message:
+        """Open the WebSocket (with the bearer token unless ``anonymous``); returns the
+        ``welcome``."""
+        assert self._closed, "already connected"
+        headers = {} if anonymous else self._auth()
+        start = self.mark()
+        self._ws = await connect(self.ws_url, additional_headers=headers, max_size=2**22)
+        self._closed = False
+        self._reader = asyncio.create_task(self._read(self._ws))
+        _, welcome = await self.wait_for(lambda m: m["type"] == "welcome", start=start)
+        return welcome
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                text = raw if isinstance(raw, str) else raw.decode()
+                message = json.loads(text)
+                async with self._cond:
+                    self.received.append((time.time(), text))
+                    self.messages.append(message)
+                    if message["type"] in ("event", "snapshot"):
+                        self.versions[message["table"]] = message["version"]
+                    elif message["type"] == "error":
+                        self.errors.append(message)
+                    self._cond.notify_all()
+        except ConnectionClosed:
+            pass
+        finally:
+            async with self._cond:
+                self._closed = True
+                self._cond.notify_all()
+
+    async def close(self) -> None:
+        """Close the WebSocket (the messages received stay)."""
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._ws, self._reader = None, None
+
+    async def aclose(self) -> None:
+        await self.close()
+        await self.http.aclose()
+
+    @property
+    def connected(self) -> bool:
+        return not self._closed
+
+    async def _throttle(self) -> None:
+        """Stay under the server's 20 messages a second (bursts of 40)."""
+        while True:
+            now = time.monotonic()
+            self._tokens = min(30.0, self._tokens + (now - self._at) * 18.0)
+            self._at = now
+            if self._tokens >= 1:
+                self._tokens -= 1
+                return
+            await asyncio.sleep((1 - self._tokens) / 18.0)
+
+    async def send(self, message: Message) -> None:
+        assert self._ws is not None, "not connected"
+        await self._throttle()
+        await self._ws.send(json.dumps(message))
+
+    async def send_raw(self, text: str) -> None:
+        assert self._ws is not None, "not connected"
+        await self._ws.send(text)
+
+    def mark(self) -> int:
+        """The index the next message will get (for ``wait_for(start=...)``)."""
+        return len(self.messages)
+
+    async def wait_for(
+        self, predicate: Predicate, timeout: float = 10.0, start: int = 0
+    ) -> tuple[int, Message]:
+        """The first message from index ``start`` on matching ``predicate`` (waiting for it
+        up to ``timeout`` seconds), and its index."""
+        i = start
+        try:
+            async with asyncio.timeout(timeout), self._cond:
+                while True:
+                    while i < len(self.messages):
+                        if predicate(self.messages[i]):
+                            return i, self.messages[i]
+                        i += 1
+                    if self._closed:
+                        raise AssertionError(f"{self.name}: connection closed while waiting")
+                    await self._cond.wait()
+        except TimeoutError:
+            tail = [m for _, m in self.received[-5:]]
+            raise AssertionError(f"{self.name}: no matching message in {timeout} s; last: {tail}") from None
+
+    async def command(self, message: Message, timeout: float = 10.0) -> tuple[int, Message]:
+        """Send a command with a fresh ``id``; return the ``ok`` or ``error`` answering it
+        and its index in ``messages``."""
+        self._ids += 1
+        ident = f"{self.name or 'observer'}-{self._ids}"
+        start = self.mark()
+        await self.send({**message, "id": ident})
+        return await self.wait_for(
+            lambda m: m["type"] in ("ok", "error") and m.get("id") == ident, timeout, start
+        )
+
+    async def request(self, message: Message, timeout: float = 10.0) -> Message:
+        """``command``, the answer only."""
+        return (await self.command(message, timeout))[1]
+
+    def events(self, table: str, *kinds: str) -> list[Message]:
+        """The ``event`` messages of ``table`` received so far (of ``kinds`` if given)."""
+        match = is_event(table, *kinds)
+        return [m for m in self.messages if match(m)]
+
+    def hole_cards(self, table: str, number: int) -> list[str | None]:
+        """The cards of this player's HoleDealt events in hand ``number`` of ``table``, in
+        the order dealt (as this connection received them)."""
+        seat, cards, inside = self.seats.get(table), [], False
+        for m in self.events(table):
+            e = m["event"]
+            if e["type"] == "HandStarted":
+                inside = e["number"] == number
+            elif e["type"] == "HandFinished":
+                inside = False
+            elif inside and e["type"] == "HoleDealt" and e["player"] == seat:
+                cards.append(e["card"])
+        return cards
+
+    # ------------------------------------------------------------------ commands
+
+    async def subscribe(self, table: str, since: int | None = None) -> Message:
+        message: Message = {"type": "subscribe", "table": table}
+        if since is not None:
+            message["since"] = since
+        return await self.request(message)
+
+    async def sit(self, table: str, seat: int, buy_in: int) -> Message:
+        answer = await self.request({"type": "sit", "table": table, "seat": seat, "buy_in": buy_in})
+        if answer["type"] == "ok":
+            self.seats[table] = seat
+        return answer
+
+    async def act(self, table: str, action: str, amount: int | None = None) -> Message:
+        message: Message = {"type": "act", "table": table, "action": action}
+        if amount is not None:
+            message["amount"] = amount
+        return await self.request(message)
+
+    async def previous_hand(self, table: str) -> Message | None:
+        """The previous-hand record of ``table`` (None before the first hand)."""
+        start = self.mark()
+        await self.send({"type": "previous_hand", "table": table})
+        _, answer = await self.wait_for(
+            lambda m: m["type"] == "previous_hand" and m["table"] == table, start=start
+        )
+        return answer["hand"]  # type: ignore[no-any-return]
+
+    async def leave(self, table: str) -> Message:
+        """Leave and wait for the ``Left`` event; returns it (its ``stack`` goes back to the
+        balance)."""
+        start = self.mark()
+        answer = await self.request({"type": "leave", "table": table})
+        assert answer["type"] == "ok", answer
+        _, left = await self.wait_for(is_event(table, "Left", player=self.name), 30.0, start)
+        return left["event"]  # type: ignore[no-any-return]
+
+    async def play(
+        self,
+        table: str,
+        hands: int,
+        policy: Policy = random_policy,
+        rng: random.Random | None = None,
+        rebuy: int | None = None,
+        on_turn: Callable[[Message], Awaitable[None]] | None = None,
+        on_finished: Callable[[Message], Awaitable[None]] | None = None,
+        timeout: float = 30.0,
+    ) -> int:
+        """Answer every ``your_turn`` of ``table`` with ``policy`` until ``hands`` more
+        HandFinished events have come; buy in again for ``rebuy`` when busted. ``on_turn``
+        runs before each answer, ``on_finished`` after each hand. Returns the number of
+        hands this player was dealt in meanwhile."""
+        rng = rng or random.Random()
+        seat = self.seats[table]
+        finished = dealt = 0
+        answered: float | None = None
+        i = self.mark()
+
+        def wanted(m: Message) -> bool:
+            if m.get("table") != table:
+                return False
+            if m["type"] == "your_turn":
+                return True
+            return m["type"] == "event" and m["event"]["type"] in ("HandStarted", "HandFinished", "SatOut")
+
+        while finished < hands:
+            i, m = await self.wait_for(wanted, timeout, i)
+            i += 1
+            if m["type"] == "your_turn":
+                if m["deadline"] == answered:  # the same turn again (after a subscribe)
+                    continue
+                answered = m["deadline"]
+                if on_turn is not None:
+                    await on_turn(m)
+                action, amount = policy(m["legal"], rng)
+                message: Message = {"type": "act", "table": table, "action": action}
+                if amount is not None:
+                    message["amount"] = amount
+                self._ids += 1
+                await self.send({**message, "id": f"{self.name}-{self._ids}"})
+                continue
+            event = m["event"]
+            if event["type"] == "HandStarted":
+                dealt += seat in event["seats"]
+            elif event["type"] == "HandFinished":
+                finished += 1
+                if on_finished is not None:
+                    await on_finished(m)
+            elif event["player"] == self.name and event["reason"] == "busted" and rebuy:
+                await self.send({"type": "top_up", "table": table, "amount": rebuy})
+        self.hands_played += dealt
+        return dealt
