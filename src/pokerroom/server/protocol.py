@@ -186,10 +186,22 @@ class EventMessage(_Message):
 
 
 class YourTurn(_Message):
+    """It is this player's turn: what he may do and until when, with what a player sees
+    at that moment (his own cards, the board, the pot) so a bot needs no other state."""
+
     type: Literal["your_turn"] = "your_turn"
     table: str
     legal: dict[str, Any]
     deadline: float  # seconds since the epoch
+    game: str = ""  # 'NT', 'PT', 'FT' or 'F7S' (the PHH variant code)
+    street: str = ""
+    cards: list[str | None] = Field(default_factory=list)  # his cards in deal order
+    up: list[bool] = Field(default_factory=list)  # stud: which of them are face up
+    board: list[str] = Field(default_factory=list)
+    pot: int = 0  # everything in the middle, current bets included
+    stack: int = 0  # behind his bet
+    players: int = 0  # still in the hand, him included
+    opponents_up: list[list[str]] = Field(default_factory=list)  # stud: the others' up cards
 
 
 class LobbyList(_Message):

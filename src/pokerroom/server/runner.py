@@ -344,10 +344,28 @@ class TableRunner:
             return
         if table.seats.get(table.actor) is None or table.seats[table.actor].player != conn.player:
             return
-        assert table.hand is not None
+        hand, plan = table.hand, table.plan
+        assert hand is not None and plan is not None
+        me = plan.seats.index(table.actor)
+        live = [q for q in range(hand.n) if not hand.folded[q]]
         conn.send(
             p.YourTurn(
-                table=self.name, legal=jsonable(table.hand.legal_actions()), deadline=table.turn.deadline
+                table=self.name,
+                legal=jsonable(hand.legal_actions()),
+                deadline=table.turn.deadline,
+                game=hand.game.code,
+                street=hand.street_name,
+                cards=[str(c) for c in hand.holes[me]],
+                up=list(hand.face_up[me]),
+                board=[str(c) for c in hand.board],
+                pot=hand.pot,
+                stack=hand.stacks[me],
+                players=len(live),
+                opponents_up=[
+                    [str(c) for c, up in zip(hand.holes[q], hand.face_up[q], strict=True) if up]
+                    for q in live
+                    if q != me
+                ],
             )
         )
 
