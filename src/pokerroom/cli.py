@@ -496,6 +496,11 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="database URL (sqlite:///pokerroom.db, or $POKERROOM_DATABASE_URL)")
     p.add_argument("--schema", default=None, help="PostgreSQL schema for the room's tables (public)")
     p.add_argument("--config", default=None, metavar="FILE", help="room config, TOML (the default room)")
+    p.add_argument("--bots", type=_int_in(0), default=0, metavar="N",
+                   help="also start N bots in this process, playing through the WebSocket like people; "
+                   "they leave seats free at every table (0)")
+    p.add_argument("--think", type=float, default=1.5, metavar="SECONDS",
+                   help="the bots' average think time per action (1.5)")
     p.set_defaults(func=_serve, parser=p)
 
 
@@ -511,13 +516,108 @@ def _serve(args: argparse.Namespace) -> int:
         args.parser.error(str(e))
     except Exception as e:  # a URL SQLAlchemy cannot parse
         args.parser.error(f"bad database URL {database!r}: {e}")
+    import asyncio
+
     import uvicorn
 
     from pokerroom.server.app import create_app
 
     app = create_app(config, database, args.schema)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    settings = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    server = uvicorn.Server(settings)
+    if not args.bots:
+        server.run()
+        return 0
+    asyncio.run(_serve_with_bots(server, args))
     return 0
+
+
+async def _serve_with_bots(server: object, args: argparse.Namespace) -> None:
+    """The server and a crowd of bots in one event loop, with a progress line."""
+    import asyncio
+
+    import httpx
+
+    from pokerroom.bots import Tally, crowd
+
+    serving = asyncio.ensure_future(server.serve())  # type: ignore[attr-defined]
+    while not getattr(server, "started", False):
+        if serving.done():
+            return
+        await asyncio.sleep(0.1)
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url = f"http://{host}:{args.port}"
+    print(f"pokerroom: open {url}/ in a browser (bots: {args.bots})", flush=True)
+    async with httpx.AsyncClient() as client:
+        tables = (await client.get(f"{url}/api/tables")).json()["tables"]
+    tally = Tally()
+    per_table = {t["name"]: max(1, int(t["seats"]) // 2) for t in tables}
+    bots = crowd(url, args.bots, tables, strategies=["solid", "station", "random"], think=args.think,
+                 tally=tally, per_table=per_table)
+    stop = asyncio.Event()
+    tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
+    try:
+        while not serving.done():
+            await asyncio.sleep(5)
+            print(f"pokerroom: {tally.total_hands} hands played, {tally.actions} bot actions", flush=True)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _add_bots(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "bots", help="play bots against a running room",
+        description="Connect N bots to a running room (one WebSocket each, the protocol people use). "
+        "They spread over the tables (or the ones named), leaving a seat free at each.",
+    )
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="the room (http://127.0.0.1:8000)")
+    p.add_argument("--count", type=_int_in(1, 100_000), default=6, metavar="N", help="bots (6)")
+    p.add_argument("--tables", default=None, help="comma-separated table names (all)")
+    p.add_argument("--strategy", default="mix", choices=("random", "station", "solid", "mix"),
+                   help="random, station (calling station), solid, or mix of all three (mix)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS", help="average think time (1.0)")
+    p.add_argument("--hands", type=_int_in(1), default=None, metavar="H", help="stop after H hands each")
+    p.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
+    p.set_defaults(func=_bots, parser=p)
+
+
+def _bots(args: argparse.Namespace) -> int:
+    import asyncio
+
+    import httpx
+
+    from pokerroom.bots import Tally, crowd
+
+    try:
+        tables = httpx.get(f"{args.url.rstrip('/')}/api/tables", timeout=10).json()["tables"]
+    except (httpx.HTTPError, ValueError, KeyError) as e:
+        args.parser.error(f"no room at {args.url}: {e}")
+    if args.tables:
+        wanted = [t.strip() for t in args.tables.split(",") if t.strip()]
+        unknown = [w for w in wanted if w not in {t["name"] for t in tables}]
+        if unknown:
+            args.parser.error(f"no table named {unknown[0]!r}")
+        tables = [t for t in tables if t["name"] in wanted]
+    kinds = ["solid", "station", "random"] if args.strategy == "mix" else [args.strategy]
+    tally = Tally()
+    bots = crowd(args.url, args.count, tables, strategies=kinds, think=args.think, hands=args.hands,
+                 seed=args.seed, tally=tally)
+
+    async def main() -> None:
+        results = await asyncio.gather(*(b.run() for b in bots), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        print(f"{len(bots)} bots: {tally.total_hands} hands, {tally.actions} actions, errors {tally.errors}, "
+              f"{len(failed)} bots failed")
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+COMMANDS["bots"] = _add_bots
 
 
 def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -179,7 +179,9 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
                     )
                     continue
                 if not bucket.take():
-                    conn.send(p.Error(code="rate_limited", message="too many messages: slow down"))
+                    conn.send(
+                        p.Error(code="rate_limited", message="too many messages: slow down", id=_id_of(raw))
+                    )
                     continue
                 try:
                     message = p.CLIENT.validate_json(raw)

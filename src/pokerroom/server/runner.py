@@ -362,7 +362,7 @@ class TableRunner:
                 stack=hand.stacks[me],
                 players=len(live),
                 opponents_up=[
-                    [str(c) for c, up in zip(hand.holes[q], hand.face_up[q], strict=True) if up]
+                    [str(c) for c, up in zip(hand.holes[q], hand.face_up[q], strict=False) if up]
                     for q in live
                     if q != me
                 ],

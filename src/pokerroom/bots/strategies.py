@@ -1,0 +1,218 @@
+"""Bot strategies: a decision from what a player sees on his turn (``Turn``), never more.
+
+- ``random``: a random legal action (never folding when checking is free);
+- ``station``: the calling station, checks and calls everything, never raises;
+- ``solid``: preflop ranges by position-free hand tiers, then the pot odds against its
+  equity (the project's equity calculator, Monte Carlo against random hands) after the
+  flop; stud by what its cards make and what the others show.
+
+A decision is ``(action, amount)`` with ``amount`` the total bet for 'bet'/'raise', None
+otherwise. Every strategy uses only the legal actions and amounts the server sent.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokerroom.core.equity import equity_vs_random
+
+Decision = tuple[str, int | None]
+RANKS = "23456789TJQKA"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The your_turn message, as a strategy sees it."""
+
+    legal: dict[str, Any]
+    game: str
+    street: str
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    board: tuple[str, ...]
+    pot: int
+    stack: int
+    players: int
+    opponents_up: tuple[tuple[str, ...], ...] = field(default=())
+
+    @classmethod
+    def from_message(cls, m: dict[str, Any]) -> Turn:
+        return cls(
+            legal=m["legal"],
+            game=m.get("game", ""),
+            street=m.get("street", ""),
+            cards=tuple(c for c in m.get("cards", ()) if c),
+            up=tuple(m.get("up", ())),
+            board=tuple(m.get("board", ())),
+            pot=int(m.get("pot", 0)),
+            stack=int(m.get("stack", 0)),
+            players=int(m.get("players", 2)),
+            opponents_up=tuple(tuple(u) for u in m.get("opponents_up", ())),
+        )
+
+
+def _passive(legal: dict[str, Any]) -> Decision:
+    if legal.get("show"):
+        return "show", None
+    if legal.get("bring_in"):
+        return "bring_in", None
+    if legal.get("check"):
+        return "check", None
+    return "call", None
+
+
+class Strategy:
+    name = "base"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random()
+
+    def decide(self, turn: Turn) -> Decision:
+        raise NotImplementedError
+
+    @staticmethod
+    def raise_to(legal: dict[str, Any], target: int, fixed: bool = False) -> Decision:
+        """A bet or raise to about ``target`` within the legal range; in fixed limit one of
+        the two legal amounts (the full bet, or all in for less)."""
+        low, high = legal["min_to"], legal["max_to"]
+        amount = max(low, min(high, target))
+        if fixed and amount not in (low, high):
+            amount = low
+        return ("bet" if legal.get("check") else "raise"), amount
+
+
+class RandomBot(Strategy):
+    name = "random"
+
+    def decide(self, turn: Turn) -> Decision:
+        legal, rng = turn.legal, self.rng
+        if legal.get("show") or legal.get("muck"):
+            return ("muck", None) if legal.get("muck") and rng.random() < 0.5 else ("show", None)
+        choices: list[Decision] = []
+        if legal.get("fold"):
+            choices.append(("fold", None))
+        if legal.get("bring_in"):
+            choices.append(("bring_in", None))
+        elif legal.get("check"):
+            choices.append(("check", None))
+        else:
+            choices.append(("call", None))
+        if legal.get("min_to") is not None:
+            low, high = legal["min_to"], legal["max_to"]
+            fixed = turn.game in ("FT", "F7S")  # fixed limit: exactly one of the two amounts
+            amount = rng.choice([low, high] if fixed else [low, high, rng.randint(low, high)])
+            verb = "complete" if legal.get("bring_in") else "bet" if legal.get("check") else "raise"
+            choices.append((verb, amount))
+        return rng.choice(choices)
+
+
+class CallingStation(Strategy):
+    name = "station"
+
+    def decide(self, turn: Turn) -> Decision:
+        return _passive(turn.legal)
+
+
+def preflop_tier(cards: tuple[str, ...]) -> int:
+    """0 premium (QQ+, AK), 1 strong (TT-JJ, AQ, AJs, KQs), 2 playable (pairs, suited
+    aces, suited broadways, connectors T9s+), 3 trash."""
+    first, second = cards[0], cards[1]
+    hi, lo = sorted((RANKS.index(first[0]), RANKS.index(second[0])), reverse=True)
+    suited = first[1] == second[1]
+    pair = hi == lo
+    if (pair and hi >= RANKS.index("Q")) or (hi == 12 and lo == 11):
+        return 0
+    if (
+        (pair and hi >= RANKS.index("T"))
+        or (hi == 12 and lo >= 10)
+        or (suited and hi == 12 and lo == 9)
+        or (suited and hi == 11 and lo == 10)
+    ):
+        return 1
+    connector = suited and hi - lo == 1 and lo >= 7
+    if pair or (suited and hi == 12) or (suited and lo >= 8) or connector or lo >= 9:
+        return 2
+    return 3
+
+
+class SolidBot(Strategy):
+    """Tight preflop, pot odds against Monte Carlo equity after the flop."""
+
+    name = "solid"
+    samples = 300
+
+    def decide(self, turn: Turn) -> Decision:
+        legal = turn.legal
+        if legal.get("show") or legal.get("muck"):
+            return "show", None  # cards speak: the server mucks beaten hands by itself
+        if turn.game == "F7S":
+            return self._stud(turn)
+        if not turn.board:
+            return self._preflop(turn)
+        eq = self._equity(turn)
+        call = int(legal.get("call", 0))
+        can_raise = legal.get("min_to") is not None
+        if can_raise and eq > 0.62:
+            return self.raise_to(legal, turn.pot * 2 // 3 + call, self._fixed(turn))
+        if call == 0:
+            return "check", None
+        odds = call / (turn.pot + call)
+        return ("call", None) if eq >= odds else ("fold", None)
+
+    @staticmethod
+    def _fixed(turn: Turn) -> bool:
+        return turn.game in ("FT", "F7S")
+
+    def _preflop(self, turn: Turn) -> Decision:
+        legal = turn.legal
+        tier = preflop_tier(turn.cards)
+        call = int(legal.get("call", 0))
+        can_raise = legal.get("min_to") is not None
+        if tier == 0 and can_raise:
+            return self.raise_to(legal, 3 * max(call, 2) + turn.pot // 2, self._fixed(turn))
+        if tier <= 1 and call <= max(turn.stack // 10, 4 * max(call, 1) if tier == 0 else 0) + turn.pot:
+            return ("check", None) if legal.get("check") else ("call", None)
+        if tier == 2 and call <= turn.pot // 2 + 2:
+            return ("check", None) if legal.get("check") else ("call", None)
+        return ("check", None) if legal.get("check") else ("fold", None)
+
+    def _equity(self, turn: Turn) -> float:
+        opponents = max(1, min(turn.players - 1, 8))
+        try:
+            return equity_vs_random(
+                turn.cards[:2], turn.board, opponents, samples=self.samples, seed=self.rng.randrange(2**31)
+            )
+        except ValueError:  # a situation the calculator refuses: play it safe
+            return 0.0
+
+    def _stud(self, turn: Turn) -> Decision:
+        legal = turn.legal
+        if legal.get("bring_in"):
+            return "bring_in", None
+        ranks = [c[0] for c in turn.cards]
+        counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+        made = counts[0] >= 3 or (counts[0] == 2 and len(counts) > 1 and counts[1] == 2)
+        pair = counts[0] >= 2
+        suits = [c[1] for c in turn.cards]
+        drawing = max(suits.count(s) for s in set(suits)) >= len(turn.cards) - 1 and len(turn.cards) <= 5
+        can_raise = legal.get("min_to") is not None
+        if made and can_raise:
+            return self.raise_to(legal, legal["min_to"], fixed=True)
+        if legal.get("check"):
+            return "check", None
+        call = int(legal.get("call", 0))
+        if pair or drawing or call * 5 <= turn.pot:
+            return "call", None
+        return "fold", None
+
+
+STRATEGIES: dict[str, type[Strategy]] = {"random": RandomBot, "station": CallingStation, "solid": SolidBot}
+
+
+def strategy(name: str, rng: random.Random | None = None) -> Strategy:
+    try:
+        return STRATEGIES[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}: one of {', '.join(STRATEGIES)}") from None

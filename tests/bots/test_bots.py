@@ -1,0 +1,136 @@
+"""Bots of every strategy play hundreds of hands of every game through a real server:
+no illegal action, no stuck table, no lost chip."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+
+from pokerroom.bots import Tally, Turn, crowd, strategy
+from pokerroom.bots.strategies import preflop_tier
+from pokerroom.server.store import Store
+from tests.server.conftest import Server
+
+# what a bot may meet without a bug: two bots choosing the same free seat at once (the
+# second is refused and picks another)
+ALLOWED_ERRORS = {"seat_taken"}
+
+
+def test_bots_play_every_game_through_the_server(tmp_path):
+    database = (f"sqlite:///{tmp_path / 'room.db'}", None)
+    server = Server(tmp_path, database, action_time=5.0)
+    server.start()
+    try:
+        tables = httpx.get(f"{server.http}/api/tables").json()["tables"]
+        tally = Tally()
+        bots = crowd(
+            server.http,
+            15,
+            tables,
+            strategies=["solid", "station", "random"],
+            hands=40,
+            seed=7,
+            tally=tally,
+            per_table={t["name"]: 5 for t in tables},
+        )
+
+        async def play() -> list[object]:
+            return await asyncio.wait_for(
+                asyncio.gather(*(b.run() for b in bots), return_exceptions=True), 240
+            )
+
+        results = asyncio.run(play())
+    finally:
+        server.stop()
+    assert not server.errors(), server.errors()
+    assert [r for r in results if isinstance(r, BaseException)] == []
+    assert set(tally.errors) <= ALLOWED_ERRORS, tally.errors
+    assert all(b.played >= 40 for b in bots)  # nobody stuck
+    assert {b.play.name for b in bots} == {"solid", "station", "random"}
+    assert set(tally.hands) == {"NL", "FL", "Stud"}
+    assert tally.total_hands >= 120, tally.hands
+
+    async def totals() -> dict[str, int]:
+        store = Store(database[0])
+        try:
+            return await store.totals()
+        finally:
+            await store.close()
+
+    t = asyncio.run(totals())
+    assert t["seats"] == 0 and t["balances"] == t["granted"] == 15 * 10_000 and t["ledger_sum"] == 0
+
+
+def _turn(**kw: object) -> Turn:
+    legal = {
+        "player": 0,
+        "fold": True,
+        "check": False,
+        "call": 2,
+        "min_to": 4,
+        "max_to": 100,
+        "show": False,
+        "muck": False,
+        "bring_in": 0,
+    }
+    legal.update(kw.pop("legal", {}))  # type: ignore[arg-type]
+    base = dict(
+        legal=legal,
+        game="NT",
+        street="preflop",
+        cards=("As", "Ah"),
+        up=(),
+        board=(),
+        pot=3,
+        stack=100,
+        players=3,
+    )
+    base.update(kw)
+    return Turn(**base)  # type: ignore[arg-type]
+
+
+def test_solid_raises_aces_and_folds_trash_preflop():
+    solid = strategy("solid", random.Random(1))
+    assert solid.decide(_turn())[0] == "raise"
+    assert solid.decide(_turn(cards=("7c", "2d"))) == ("fold", None)
+    assert solid.decide(_turn(cards=("7c", "2d"), legal={"check": True, "fold": False, "call": 0})) == (
+        "check",
+        None,
+    )
+    assert (
+        preflop_tier(("Ks", "Kd")) == 0
+        and preflop_tier(("Ts", "9s")) == 2
+        and preflop_tier(("8c", "3d")) == 3
+    )
+
+
+def test_solid_follows_pot_odds_after_the_flop():
+    solid = strategy("solid", random.Random(2))
+    nuts = _turn(cards=("As", "Ks"), board=("Qs", "Js", "Ts"), street="flop", pot=20, legal={"call": 10})
+    assert solid.decide(nuts)[0] == "raise"
+    air = _turn(
+        cards=("7c", "2d"),
+        board=("As", "Ks", "Qh"),
+        street="flop",
+        pot=20,
+        legal={"call": 20, "min_to": None, "max_to": None},
+    )
+    assert solid.decide(air) == ("fold", None)
+
+
+def test_every_strategy_stays_within_the_legal_amounts():
+    rng = random.Random(3)
+    for name in ("random", "station", "solid"):
+        bot = strategy(name, random.Random(4))
+        for _ in range(300):
+            low = rng.randint(2, 50)
+            turn = _turn(
+                cards=rng.choice([("As", "Ah"), ("7c", "2d"), ("Ts", "9s")]),
+                legal={"call": rng.choice([0, 2, 10]), "check": False, "min_to": low, "max_to": low * 3},
+            )
+            action, amount = bot.decide(turn)
+            assert action in ("fold", "call", "check", "raise", "bet")
+            if amount is not None:
+                assert low <= amount <= low * 3
