@@ -516,6 +516,9 @@ def _serve(args: argparse.Namespace) -> int:
         args.parser.error(str(e))
     except Exception as e:  # a URL SQLAlchemy cannot parse
         args.parser.error(f"bad database URL {database!r}: {e}")
+    problem = _check_database(database, args.schema)
+    if problem:
+        args.parser.error(problem)
     import asyncio
 
     import uvicorn
@@ -618,6 +621,28 @@ def _bots(args: argparse.Namespace) -> int:
 
 
 COMMANDS["bots"] = _add_bots
+
+
+def _check_database(database: str, schema: str | None) -> str | None:
+    """Open the database and run its migrations before serving; what went wrong, if anything."""
+    import asyncio
+
+    from pokerroom.server.store import Store, StoreError
+
+    async def check() -> None:
+        store = Store(database, schema)
+        try:
+            await store.migrate()
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(check())
+    except StoreError as e:
+        return str(e)
+    except Exception as e:  # unreachable server, unwritable file, ...
+        return f"cannot use the database {database!r}: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+    return None
 
 
 def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -154,7 +154,9 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
     async def hand(ref: str, request: Request) -> Response:
         account = await account_of(request)
         stem, _, suffix = ref.partition(".")
-        if not stem.isdigit() or suffix not in ("", "json", "phh", "txt"):
+        if not (stem.isascii() and stem.isdigit() and len(stem) <= 10 and int(stem) < 2**31):
+            raise AuthError("not_found", "no such hand", 404)
+        if suffix not in ("", "json", "phh", "txt"):
             raise AuthError("not_found", "no such hand", 404)
         data = await room().store.hand(int(stem))
         seat_of = {x["account_id"]: x["seat"] for x in data["players"]} if data else {}
@@ -172,7 +174,13 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
         bucket = TokenBucket(rate=20.0, burst=40.0)
         try:
             while not conn.overflowed:
-                raw = await socket.receive_text()
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:  # a binary frame
+                    conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
+                    continue
                 if len(raw.encode()) > p.MAX_MESSAGE_BYTES:
                     conn.send(
                         p.Error(code="too_big", message=f"messages are at most {p.MAX_MESSAGE_BYTES} bytes")
@@ -247,12 +255,17 @@ def _explain(error: ValidationError) -> str:
 
 
 def _id_of(raw: str) -> str | int | None:
+    """The command's id, to echo in an error, if the text has a usable one."""
+    if len(raw) > p.MAX_MESSAGE_BYTES:
+        return None
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(data, dict):
         value = data.get("id")
-        if isinstance(value, str | int) and not isinstance(value, bool) and len(str(value)) <= 64:
+        if type(value) is str and len(value) <= 64:
+            return value
+        if type(value) is int and 0 <= value <= 2**53:
             return value
     return None

@@ -35,7 +35,7 @@ class AuthError(Exception):
 
 
 def check_name(name: object) -> str:
-    if type(name) is not str or not NAME.match(name):
+    if type(name) is not str or not NAME.fullmatch(name):
         raise AuthError("bad_name", "a name is 3 to 20 letters, digits, '_' or '-'")
     return name
 

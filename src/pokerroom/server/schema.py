@@ -14,6 +14,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    func,
 )
 
 metadata = MetaData()
@@ -28,6 +29,7 @@ accounts = Table(
     Column("created_at", Float, nullable=False),
     Column("last_grant_at", Float, nullable=False),
 )
+Index("accounts_name_lower", func.lower(accounts.c.name), unique=True)  # migration 0002
 
 sessions = Table(
     "sessions",

@@ -20,6 +20,7 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Connection, delete, event, func, insert, select, update
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats, sessions
@@ -138,21 +139,29 @@ class Store:
 
     async def create_account(self, name: str, password_hash: str, grant: int) -> Account:
         now = time.time()
-        async with self.engine.begin() as conn:
-            taken = await conn.scalar(
-                select(accounts.c.id).where(func.lower(accounts.c.name) == name.lower())
-            )
-            if taken is not None:
-                raise StoreError("name_taken", f"the name {name!r} is taken")
-            result = await conn.execute(
-                insert(accounts).values(
-                    name=name, password_hash=password_hash, balance=grant, created_at=now, last_grant_at=now
+        taken = StoreError("name_taken", f"the name {name!r} is taken")
+        try:
+            async with self.engine.begin() as conn:
+                found = await conn.scalar(
+                    select(accounts.c.id).where(func.lower(accounts.c.name) == name.lower())
                 )
-            )
-            account_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-            await self._transfer(
-                conn, "grant", [("bank", None, -grant), (balance_book(account_id), account_id, grant)]
-            )
+                if found is not None:
+                    raise taken
+                result = await conn.execute(
+                    insert(accounts).values(
+                        name=name,
+                        password_hash=password_hash,
+                        balance=grant,
+                        created_at=now,
+                        last_grant_at=now,
+                    )
+                )
+                account_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+                await self._transfer(
+                    conn, "grant", [("bank", None, -grant), (balance_book(account_id), account_id, grant)]
+                )
+        except IntegrityError:  # the same name signed up at the same moment
+            raise taken from None
         return Account(account_id, name, grant, password_hash, now)
 
     async def account_by_name(self, name: str) -> Account | None:
@@ -246,7 +255,8 @@ class Store:
             )
             if result.rowcount != 1:
                 raise StoreError("insufficient_balance", f"your balance is less than {amount}")
-            await conn.execute(seat_change)
+            if (await conn.execute(seat_change)).rowcount != 1:
+                raise StoreError("not_seated", f"no seat at {table!r} to add chips to")
             moves = [
                 (balance_book(account_id), account_id, -amount),
                 (table_book(table, account_id), account_id, amount),

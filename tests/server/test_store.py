@@ -1,0 +1,317 @@
+"""The Store on its own (SQLite, and PostgreSQL when POKERROOM_TEST_DATABASE_URL is set):
+migrations, accounts and grants, buy-ins, top-ups, cash-outs, hands and the double-entry
+ledger that must balance after every one of them (DESIGN.md invariants 1 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats
+from pokerroom.server.store import Store, StoreError, balance_book, table_book
+
+Database = tuple[str, str | None]
+
+
+def with_store(database: Database, body: Callable[[Store], Awaitable[None]]) -> None:
+    """Run ``body`` on a migrated Store of the test's database (a fresh event loop)."""
+
+    async def main() -> None:
+        store = Store(*database)
+        try:
+            await store.migrate()
+            await body(store)
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def rows(store: Store, query: Any) -> list[Any]:
+    async with store.engine.connect() as conn:
+        return list((await conn.execute(query)).all())
+
+
+async def audit(store: Store) -> dict[str, int]:
+    """Check the ledger against the balances and seats; return Store.totals().
+
+    Every ledger transaction sums to zero; each account's 'balance:' book holds its balance
+    and each 'table:' book its seat's stack (0 without a seat); balances plus seats equal
+    what the bank granted."""
+    unbalanced = await rows(
+        store, select(ledger.c.txn).group_by(ledger.c.txn).having(func.sum(ledger.c.amount) != 0)
+    )
+    assert unbalanced == [], f"ledger transactions that do not sum to zero: {unbalanced}"
+    books = {r.book: int(r.total) for r in await rows(
+        store, select(ledger.c.book, func.sum(ledger.c.amount).label("total")).group_by(ledger.c.book)
+    )}
+    for account in await rows(store, select(accounts.c.id, accounts.c.balance)):
+        assert books.get(balance_book(account.id), 0) == account.balance, (account, books)
+    stacks = {table_book(r.table_name, r.account_id): r.stack for r in await rows(store, select(seats))}
+    for book, total in books.items():
+        if book.startswith("table:"):
+            assert total == stacks.get(book, 0), (book, total, stacks)
+    for book, stack in stacks.items():
+        assert books.get(book, 0) == stack, (book, stack, books)
+    totals = await store.totals()
+    assert totals["ledger_sum"] == 0, totals
+    assert totals["balances"] + totals["seats"] == totals["granted"], totals
+    return dict(totals)
+
+
+async def balance(store: Store, account_id: int) -> int:
+    account = await store.account(account_id)
+    assert account is not None
+    return int(account.balance)
+
+
+async def seat_rows(store: Store) -> set[tuple[str, int, int, int]]:
+    return {(r.table_name, r.seat, r.account_id, r.stack) for r in await rows(store, select(seats))}
+
+
+async def ledger_count(store: Store) -> int:
+    return len(await rows(store, select(ledger.c.id)))
+
+
+async def finish(store: Store, hand_id: int, table: str, results: list[tuple[int, int, int]]) -> None:
+    await store.finish_hand(
+        hand_id, table, results, salt="", deck="AsKs", history="{}", phh="phh", text="text"
+    )
+
+
+def test_migrations_are_idempotent(database: Database) -> None:
+    async def body(store: Store) -> None:
+        account = await store.create_account("Keeper", "hash", 500)
+        await store.migrate()  # again, on a database that is at head and holds data
+        async with store.engine.connect() as conn:
+            versions = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).all()
+        assert len(versions) == 1
+        second = Store(*database)
+        try:
+            await second.migrate()  # a second server start on the same database
+            assert await second.account_by_name("keeper") == account
+            assert (await audit(second))["granted"] == 500
+        finally:
+            await second.close()
+        assert await balance(store, account.id) == 500
+
+    with_store(database, body)
+
+
+def test_grants_and_the_ledger_balance(database: Database) -> None:
+    async def body(store: Store) -> None:
+        ann = await store.create_account("Ann", "h", 10_000)
+        bob = await store.create_account("Bob", "h", 2_500)
+        cyd = await store.create_account("Cyd", "h", 0)
+        assert (ann.balance, bob.balance, cyd.balance) == (10_000, 2_500, 0)
+        totals = await audit(store)
+        assert totals == {"balances": 12_500, "seats": 0, "granted": 12_500, "ledger_sum": 0}
+        bank = await rows(store, select(ledger.c.kind, ledger.c.amount).where(ledger.c.book == "bank"))
+        assert sorted(bank) == [("grant", -10_000), ("grant", -2_500)]  # a zero grant writes nothing
+        assert await store.grant(cyd.id, 2_000) == 2_000
+        assert await store.grant(bob.id, 1) == 2_501
+        totals = await audit(store)
+        assert totals == {"balances": 14_501, "seats": 0, "granted": 14_501, "ledger_sum": 0}
+        topups = await rows(store, select(ledger.c.amount).where(ledger.c.kind == "topup"))
+        assert sorted(r.amount for r in topups) == [-2_000, -1, 1, 2_000]
+
+    with_store(database, body)
+
+
+def test_buy_in_refuses_more_than_the_balance_and_changes_nothing(database: Database) -> None:
+    async def body(store: Store) -> None:
+        ann = await store.create_account("Ann", "h", 300)
+        before = (await ledger_count(store), await seat_rows(store))
+        with pytest.raises(StoreError) as refused:
+            await store.buy_in("NL", 1, ann.id, 301)
+        assert refused.value.code == "insufficient_balance"
+        assert await balance(store, ann.id) == 300
+        assert (await ledger_count(store), await seat_rows(store)) == before
+        assert await store.chips_at_tables(ann.id) == 0
+        assert await store.buy_in("NL", 1, ann.id, 200) == 100
+        assert await seat_rows(store) == {("NL", 1, ann.id, 200)}
+        with pytest.raises(StoreError) as refused:  # a second table: only 100 left
+            await store.buy_in("FL", 3, ann.id, 101)
+        assert refused.value.code == "insufficient_balance"
+        assert await store.buy_in("FL", 3, ann.id, 100) == 0
+        assert await store.chips_at_tables(ann.id) == 300
+        assert await audit(store) == {"balances": 0, "seats": 300, "granted": 300, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+def test_top_up_and_cash_out_move_exactly_their_amounts(database: Database) -> None:
+    async def body(store: Store) -> None:
+        ann = await store.create_account("Ann", "h", 1_000)
+        bob = await store.create_account("Bob", "h", 1_000)
+        await store.buy_in("NL", 2, ann.id, 150)
+        await store.buy_in("NL", 5, bob.id, 200)
+        assert await store.top_up("NL", ann.id, 50) == 800
+        assert await seat_rows(store) == {("NL", 2, ann.id, 200), ("NL", 5, bob.id, 200)}
+        before = (await ledger_count(store), await seat_rows(store))
+        with pytest.raises(StoreError) as refused:
+            await store.top_up("NL", bob.id, 801)
+        assert refused.value.code == "insufficient_balance"
+        assert (await ledger_count(store), await seat_rows(store)) == before
+        assert await balance(store, bob.id) == 800
+        await audit(store)
+        await store.cash_out("NL", ann.id, 200)
+        assert await balance(store, ann.id) == 1_000
+        assert await seat_rows(store) == {("NL", 5, bob.id, 200)}
+        assert await store.chips_at_tables(ann.id) == 0
+        kinds = await rows(
+            store, select(ledger.c.kind, ledger.c.book, ledger.c.amount).where(ledger.c.account_id == ann.id)
+        )
+        assert sorted(kinds) == sorted([
+            ("grant", balance_book(ann.id), 1_000),
+            ("buy_in", balance_book(ann.id), -150), ("buy_in", table_book("NL", ann.id), 150),
+            ("top_up", balance_book(ann.id), -50), ("top_up", table_book("NL", ann.id), 50),
+            ("cash_out", table_book("NL", ann.id), -200), ("cash_out", balance_book(ann.id), 200),
+        ])
+        assert await audit(store) == {"balances": 1_800, "seats": 200, "granted": 2_000, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+def test_a_hand_moves_exactly_its_nets(database: Database) -> None:
+    async def body(store: Store) -> None:
+        ids = [(await store.create_account(n, "h", 1_000)).id for n in ("Ann", "Bob", "Cyd")]
+        for seat, account in zip((1, 3, 6), ids, strict=True):
+            await store.buy_in("NL", seat, account, 200)
+        hand_id = await store.start_hand("NL", 1, "NL 1/2", "c" * 64, list(zip(ids, (1, 3, 6), strict=True)))
+        row = (await rows(store, select(hands).where(hands.c.id == hand_id)))[0]
+        assert (row.status, row.table_name, row.number, row.ended_at) == ("playing", "NL", 1, None)
+        assert await store.totals() == {"balances": 2_400, "seats": 600, "granted": 3_000, "ledger_sum": 0}
+        # nets that do not balance are refused whole: the hand stays 'playing', nothing moves
+        with pytest.raises(AssertionError):
+            await finish(store, hand_id, "NL", [(ids[0], 30, 230), (ids[1], -20, 180), (ids[2], -9, 191)])
+        assert (await store.hand(hand_id) or {})["status"] == "playing"
+        assert {s[3] for s in await seat_rows(store)} == {200}
+        await finish(store, hand_id, "NL", [(ids[0], 30, 230), (ids[1], -20, 180), (ids[2], -10, 190)])
+        data = await store.hand(hand_id)
+        assert data is not None and data["status"] == "complete" and data["ended_at"] is not None
+        assert sorted((p["account_id"], p["seat"], p["net"]) for p in data["players"]) == [
+            (ids[0], 1, 30), (ids[1], 3, -20), (ids[2], 6, -10)
+        ]
+        entries = await rows(store, select(ledger.c.book, ledger.c.amount).where(ledger.c.hand_id == hand_id))
+        assert sorted(entries) == sorted(
+            [(table_book("NL", ids[0]), 30), (table_book("NL", ids[1]), -20), (table_book("NL", ids[2]), -10)]
+        )
+        assert await seat_rows(store) == {
+            ("NL", 1, ids[0], 230), ("NL", 3, ids[1], 180), ("NL", 6, ids[2], 190)
+        }
+        assert [await balance(store, a) for a in ids] == [800, 800, 800]  # chips stay at the table
+        await audit(store)
+        assert [h["net"] for h in await store.hands_of(ids[1])] == [-20]
+        for account, stack in zip(ids, (230, 180, 190), strict=True):
+            await store.cash_out("NL", account, stack)
+        assert [await balance(store, a) for a in ids] == [1_030, 980, 990]
+        assert await audit(store) == {"balances": 3_000, "seats": 0, "granted": 3_000, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+def test_return_all_seats_returns_the_chips_and_voids_hands_in_play(database: Database) -> None:
+    async def body(store: Store) -> None:
+        ann, bob, cyd = [(await store.create_account(n, "h", 1_000)).id for n in ("Ann", "Bob", "Cyd")]
+        await store.buy_in("NL", 1, ann, 200)
+        await store.buy_in("NL", 2, bob, 100)
+        await store.buy_in("Stud", 4, ann, 300)
+        await store.buy_in("Stud", 5, cyd, 250)
+        first = await store.start_hand("NL", 1, "NL 1/2", "a" * 64, [(ann, 1), (bob, 2)])
+        await finish(store, first, "NL", [(ann, 40, 240), (bob, -40, 60)])
+        # a hand in play at each table when the server dies: nothing of them was written
+        cut = await store.start_hand("NL", 2, "NL 1/2", "b" * 64, [(ann, 1), (bob, 2)])
+        stud = await store.start_hand("Stud", 1, "Stud 10/20", "d" * 64, [(ann, 4), (cyd, 5)])
+        assert await store.return_all_seats() == 4
+        assert await seat_rows(store) == set()
+        assert [await balance(store, a) for a in (ann, bob, cyd)] == [1_040, 960, 1_000]
+        statuses = {r.id: r.status for r in await rows(store, select(hands.c.id, hands.c.status))}
+        assert statuses == {first: "complete", cut: "void", stud: "void"}
+        voided = await rows(store, select(ledger.c.id).where(ledger.c.hand_id.in_([cut, stud])))
+        assert voided == []
+        restarts = await rows(store, select(ledger.c.book, ledger.c.amount).where(ledger.c.kind == "restart"))
+        assert sorted(restarts) == sorted([
+            (table_book("NL", ann), -240), (balance_book(ann), 240),
+            (table_book("NL", bob), -60), (balance_book(bob), 60),
+            (table_book("Stud", ann), -300), (balance_book(ann), 300),
+            (table_book("Stud", cyd), -250), (balance_book(cyd), 250),
+        ])
+        assert await audit(store) == {"balances": 3_000, "seats": 0, "granted": 3_000, "ledger_sum": 0}
+        assert await store.return_all_seats() == 0  # a second restart finds nothing to do
+        assert len(await rows(store, select(hand_players.c.hand_id))) == 6
+        await audit(store)
+
+    with_store(database, body)
+
+
+def test_names_are_unique_whatever_their_case(database: Database) -> None:
+    async def body(store: Store) -> None:
+        alice = await store.create_account("Alice", "h", 100)
+        for other in ("alice", "ALICE", "aLiCe"):
+            with pytest.raises(StoreError) as taken:
+                await store.create_account(other, "h", 100)
+            assert taken.value.code == "name_taken"
+        assert await store.account_by_name("aLIce") == alice
+        assert await store.account_by_name("alic") is None
+        assert await audit(store) == {"balances": 100, "seats": 0, "granted": 100, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+async def race(store: Store, names: list[str]) -> list[str]:
+    """Create accounts of these names at the same moment: for each, 'Account', the
+    StoreError's code, or the name of any other exception."""
+
+    async def create(name: str) -> str:
+        try:
+            await store.create_account(name, "h", 100)
+        except StoreError as e:
+            return str(e.code)
+        except Exception as e:  # what else the race raises is the point of the test
+            return type(e).__name__
+        return "Account"
+
+    return sorted(await asyncio.gather(*(create(n) for n in names)))
+
+
+def test_one_name_registered_twice_at_the_same_moment(database: Database) -> None:
+    """Two sign-ups of one name racing: one account, and 'name_taken' for the other (not
+    the database's IntegrityError, which the app answers with a 500)."""
+
+    async def body(store: Store) -> None:
+        outcomes = [await race(store, [f"Dup{k}", f"Dup{k}"]) for k in range(3)]
+        assert outcomes == [["Account", "name_taken"]] * 3
+        await audit(store)
+
+    with_store(database, body)
+
+
+def test_one_name_in_two_cases_registered_at_the_same_moment(database: Database) -> None:
+    """'Race', 'RACE' and 'race' signing up at once: one account, 'name_taken' for the
+    others (the case-insensitive check must hold under concurrency, not only in sequence)."""
+
+    async def body(store: Store) -> None:
+        outcomes = [await race(store, [f"Race{k}", f"RACE{k}", f"race{k}"]) for k in range(3)]
+        assert outcomes == [["Account", "name_taken", "name_taken"]] * 3
+        await audit(store)
+
+    with_store(database, body)
+
+
+def test_top_up_without_a_seat_is_refused(database: Database) -> None:
+    """A top-up for an account with no seat at that table must not move the balance into a
+    table book that no seat holds (the chips would leave balances + seats)."""
+
+    async def body(store: Store) -> None:
+        ann = await store.create_account("Ann", "h", 1_000)
+        with pytest.raises(StoreError):
+            await store.top_up("NL", ann.id, 100)
+        assert await balance(store, ann.id) == 1_000
+        assert await audit(store) == {"balances": 1_000, "seats": 0, "granted": 1_000, "ledger_sum": 0}
+
+    with_store(database, body)
