@@ -16,6 +16,7 @@ from tests.server.conftest import Server
 # what a bot may meet without a bug: two bots choosing the same free seat at once (the
 # second is refused and picks another)
 ALLOWED_ERRORS = {"seat_taken"}
+HANDS = 60  # per table
 
 
 def test_bots_play_every_game_through_the_server(tmp_path):
@@ -25,32 +26,29 @@ def test_bots_play_every_game_through_the_server(tmp_path):
     try:
         tables = httpx.get(f"{server.http}/api/tables").json()["tables"]
         tally = Tally()
-        bots = crowd(
-            server.http,
-            15,
-            tables,
-            strategies=["solid", "station", "random"],
-            hands=40,
-            seed=7,
-            tally=tally,
-            per_table={t["name"]: 5 for t in tables},
-        )
+        bots = crowd(server.http, 15, tables, strategies=["solid", "station", "random"], seed=7, tally=tally,
+                     per_table={t["name"]: 5 for t in tables})
 
         async def play() -> list[object]:
-            return await asyncio.wait_for(
-                asyncio.gather(*(b.run() for b in bots), return_exceptions=True), 240
-            )
+            # until every table has dealt HANDS hands, then everyone leaves
+            stop = asyncio.Event()
+            runs = asyncio.gather(*(b.run(stop) for b in bots), return_exceptions=True)
+            while not all(len(tally.hands.get(t["name"], ())) >= HANDS for t in tables):
+                assert not runs.done(), "the bots stopped early"
+                await asyncio.sleep(0.2)
+            stop.set()
+            return await asyncio.wait_for(runs, 60)
 
-        results = asyncio.run(play())
+        results = asyncio.run(asyncio.wait_for(play(), 400))
     finally:
         server.stop()
     assert not server.errors(), server.errors()
     assert [r for r in results if isinstance(r, BaseException)] == []
     assert set(tally.errors) <= ALLOWED_ERRORS, tally.errors
-    assert all(b.played >= 40 for b in bots)  # nobody stuck
     assert {b.play.name for b in bots} == {"solid", "station", "random"}
+    assert all(b.played >= 5 for b in bots), [b.played for b in bots]  # everyone played, nobody stuck
     assert set(tally.hands) == {"NL", "FL", "Stud"}
-    assert tally.total_hands >= 120, tally.hands
+    assert tally.total_hands >= 3 * HANDS, tally.hands
 
     async def totals() -> dict[str, int]:
         store = Store(database[0])
@@ -60,7 +58,8 @@ def test_bots_play_every_game_through_the_server(tmp_path):
             await store.close()
 
     t = asyncio.run(totals())
-    assert t["seats"] == 0 and t["balances"] == t["granted"] == 15 * 10_000 and t["ledger_sum"] == 0
+    # chips of a hand cut short by the server's stop stay on their seats until it restarts
+    assert t["balances"] + t["seats"] == t["granted"] == 15 * 10_000 and t["ledger_sum"] == 0
 
 
 def _turn(**kw: object) -> Turn:

@@ -39,7 +39,6 @@ the 1 to 7 cards known so far, every hand completed to 7 cards from the remainin
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,7 +51,6 @@ import numpy.typing as npt
 
 from pokerroom.core.batch import evaluate_batch
 from pokerroom.core.cards import Card, CardError, format_cards, parse_cards
-from pokerroom.core.evaluator import evaluate_ints
 
 __all__ = [
     "MAX_HANDS", "MIN_HANDS", "STUD_MAX_HANDS", "EquityError", "EquityResult", "equity",
@@ -494,40 +492,3 @@ def _read_stud(hands: object, dead: object) -> tuple[list[tuple[Card, ...]], tup
     claim(gone, "the dead cards")
     return known, gone
 
-
-def equity_vs_random(
-    hole: CardsLike, board: CardsLike = (), opponents: int = 1, *, samples: int = 500, seed: int = 0
-) -> float:
-    """Hold'em: the share of the pot ``hole`` wins on average against ``opponents`` random
-    hands, over ``samples`` random deals of their cards and the rest of the board (a Monte
-    Carlo estimate from a seeded generator: for a bot's decision, not for dealing).
-
-    >>> round(equity_vs_random('AsAh', samples=2000, seed=1), 1)
-    0.9
-    """
-    mine = parse_cards(hole)
-    shown = parse_cards(board)
-    if len(mine) != 2 or len(shown) not in (0, 3, 4, 5) or len(set(mine + shown)) != len(mine) + len(shown):
-        raise EquityError("two hole cards and a board of 0, 3, 4 or 5 different cards are needed")
-    if type(opponents) is not int or not 1 <= opponents <= 8:
-        raise EquityError("opponents must be 1 to 8")
-    samples = _whole(samples, 1, "samples must be a whole number of at least 1")
-    rng = random.Random(seed)
-    used = set(mine) | set(shown)
-    stub = [c for c in range(52) if c not in used]
-    need = 5 - len(shown) + 2 * opponents
-    total = 0.0
-    for _ in range(samples):
-        drawn = rng.sample(stub, need)
-        full = list(shown) + drawn[: 5 - len(shown)]
-        rest = drawn[5 - len(shown):]
-        me = evaluate_ints(list(mine) + full)
-        best = max(evaluate_ints([rest[2 * k], rest[2 * k + 1], *full]) for k in range(opponents))
-        if me > best:
-            total += 1.0
-        elif me == best:
-            ties = 1 + sum(
-                evaluate_ints([rest[2 * k], rest[2 * k + 1], *full]) == me for k in range(opponents)
-            )
-            total += 1.0 / ties
-    return total / samples
