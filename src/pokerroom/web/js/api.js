@@ -1,0 +1,47 @@
+// The HTTP API: accounts and hand histories. The session is an HttpOnly cookie the
+// server sets; the client never sees or stores the token.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network", "the server cannot be reached", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || "http", error.message || response.statusText, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  register: (name, password) => request("POST", "/api/register", { name, password }),
+  login: (name, password) => request("POST", "/api/login", { name, password }),
+  logout: () => request("POST", "/api/logout", {}),
+  me: () => request("GET", "/api/me"),
+  freeChips: () => request("POST", "/api/topup", {}),
+  tables: () => request("GET", "/api/tables"),
+  hands: () => request("GET", "/api/hands"),
+  hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+  handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,
+};

@@ -1,0 +1,229 @@
+// "Show previous hand" (H16, D6) and the player's hand histories: the last hand's board,
+// every hand that reached the showdown, results and actions; the list of his hands with
+// PHH and text downloads; the provably fair deal checked in the browser.
+import { api } from "./api.js";
+import { cardElement } from "./cards.js";
+import { cardsInline, describe } from "./chat.js";
+import { $, clear, h } from "./dom.js";
+import { gameLong, recordEventType, streetByIndex, streetName } from "./games.js";
+import { chips, dateTime, handName, t } from "./i18n.js";
+import { verifyDeal } from "./sha256.js";
+import { showError } from "./toast.js";
+
+export class HandsWindow {
+  constructor(room) {
+    this.room = room;
+    this.dialog = $("#dlg-hands");
+    this.body = $("#hands-body");
+    this.tab = "previous";
+    this.table = null;
+    $("#hands-close").addEventListener("click", () => this.dialog.close());
+    $("#hands-tab-previous").addEventListener("click", () => this.show("previous"));
+    $("#hands-tab-mine").addEventListener("click", () => this.show("mine"));
+    room.on("table", ({ table, previous }) => {
+      if (previous && this.dialog.open && this.tab === "previous" && table === this.table) this.render();
+    });
+  }
+
+  /** Open on a tab: "previous" (of ``table``) or "mine". */
+  open(tab, table) {
+    this.table = table ?? this.table;
+    if (!this.dialog.open) this.dialog.showModal();
+    this.show(tab);
+  }
+
+  show(tab) {
+    this.tab = tab;
+    $("#hands-tab-previous").setAttribute("aria-selected", String(tab === "previous"));
+    $("#hands-tab-mine").setAttribute("aria-selected", String(tab === "mine"));
+    this.render();
+  }
+
+  relabel() {
+    if (this.dialog.open) this.render();
+  }
+
+  render() {
+    if (this.tab === "previous") this.renderPrevious();
+    else this.renderMine();
+  }
+
+  // ------------------------------------------------------------------ previous hand
+
+  async renderPrevious() {
+    clear(this.body);
+    const ts = this.table ? this.room.table(this.table) : null;
+    if (!ts) {
+      this.body.append(h("p", { class: "muted" }, t("prev.noTable")));
+      return;
+    }
+    const record = ts.previous;
+    if (!record) {
+      this.body.append(h("p", { class: "muted" }, t("prev.none")));
+      return;
+    }
+    const fair = h("section", { class: "fair" });
+    this.body.append(h("div", { class: "prev", dataset: { hand: String(record.number) } },
+      recordView(record, ts.name)), fair);
+    if (!this.room.player || !record.players.some((p) => p.player === this.room.player)) {
+      fair.append(h("p", { class: "muted" }, t("prev.onlyPlayers")));
+      return;
+    }
+    try {
+      const { hands } = await api.hands();
+      const row = hands.find((x) => x.table_name === ts.name && x.number === record.number);
+      if (!row) return;
+      const detail = await api.hand(row.id);
+      if (this.tab !== "previous" || !fair.isConnected) return;
+      fair.replaceWith(fairView(detail, row.id, ts.name));
+    } catch (err) {
+      showError(err);
+    }
+  }
+
+  // ------------------------------------------------------------------ my hands
+
+  async renderMine() {
+    clear(this.body);
+    if (!this.room.player) {
+      this.body.append(h("p", { class: "muted" }, t("hist.loginFirst")));
+      return;
+    }
+    let hands;
+    try {
+      ({ hands } = await api.hands());
+    } catch (err) {
+      showError(err);
+      return;
+    }
+    if (this.tab !== "mine") return;
+    clear(this.body);
+    if (!hands.length) {
+      this.body.append(h("p", { class: "muted" }, t("hist.empty")));
+      return;
+    }
+    const rows = hands.map((x) => h("tr", { dataset: { id: String(x.id) } },
+      h("td", {}, x.ended_at ? dateTime(x.ended_at) : ""),
+      h("td", {}, x.table_name),
+      h("td", { class: "num" }, `#${x.number}`),
+      h("td", {}, gameLong(x.game)),
+      h("td", { class: `num ${x.net > 0 ? "plus" : x.net < 0 ? "minus" : ""}` }, signed(x.net)),
+      h("td", {}, h("div", { class: "row-buttons" },
+        h("button", { type: "button", class: "secondary small", onclick: () => this.detail(x) }, t("hist.details")),
+        downloads(x.id, x.table_name, x.number)))));
+    this.body.append(h("table", { class: "hands-list" },
+      h("thead", {}, h("tr", {},
+        h("th", {}, t("hist.when")), h("th", {}, t("hist.table")), h("th", { class: "num" }, t("hist.hand")),
+        h("th", {}, t("hist.game")), h("th", { class: "num" }, t("hist.net")), h("th", {}, ""))),
+      h("tbody", {}, rows)));
+  }
+
+  async detail(row) {
+    let data;
+    try {
+      data = await api.hand(row.id);
+    } catch (err) {
+      showError(err);
+      return;
+    }
+    clear(this.body);
+    this.body.append(
+      h("button", { type: "button", class: "link", onclick: () => this.renderMine() }, `← ${t("hist.back")}`),
+      h("div", { class: "prev", dataset: { hand: String(data.number) } }, recordView(data.record, data.table)),
+      fairView(data, row.id, data.table));
+  }
+}
+
+function signed(n) {
+  return n > 0 ? `+${chips(n)}` : chips(n);
+}
+
+function downloads(id, table, number) {
+  const base = `${table.replace(/[^\w-]+/g, "_")}-${number}`;
+  return h("span", { class: "downloads" },
+    h("a", { href: api.handUrl(id, "phh"), download: `${base}.phh`, class: "button-like small", dataset: { format: "phh" },
+      "aria-label": `${t("prev.download")} ${t("prev.phh")}` }, `⤓ ${t("prev.phh")}`),
+    h("a", { href: api.handUrl(id, "txt"), download: `${base}.txt`, class: "button-like small", dataset: { format: "txt" },
+      "aria-label": `${t("prev.download")} ${t("prev.txt")}` }, `⤓ ${t("prev.txt")}`));
+}
+
+/** A finished hand as every player may see it (the previous-hand record). */
+export function recordView(record, table) {
+  const winners = new Set(record.pots.flatMap((p) => p.winners));
+  const names = Object.fromEntries(record.players.map((p) => [p.seat, p.player]));
+  const bestOfWinners = new Set(record.players.filter((p) => winners.has(p.seat)).flatMap((p) => p.best ?? []));
+  const cardList = (cards, best) => h("span", { class: "cards" },
+    cards.map((c) => cardElement(c, { best: Boolean(best && c && best.has(c)), dim: Boolean(best && c && !best.has(c)) })));
+
+  const players = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => {
+    let handText = "";
+    if (p.reached_showdown && p.hand) handText = handName(p.hand);
+    else if (p.folded) handText = t("prev.folded");
+    const visible = p.cards.some((c) => c);
+    const best = winners.has(p.seat) && p.best?.length ? new Set(p.best) : null;
+    return h("tr", { class: winners.has(p.seat) ? "winner" : "", dataset: { seat: String(p.seat), player: p.player } },
+      h("td", {}, h("span", { class: "seat-no" }, p.seat), " ", p.player),
+      h("td", {}, visible ? cardList(p.cards, best) : h("span", { class: "muted" }, t("prev.notShown")),
+        p.mucked ? h("span", { class: "muted" }, ` (${t("prev.mucked")})`) : null),
+      h("td", { class: "hand-name" }, handText),
+      h("td", { class: `num ${p.net > 0 ? "plus" : p.net < 0 ? "minus" : ""}` }, signed(p.net)));
+  });
+
+  const potLines = record.pots.map((pot, k) => {
+    const title = record.pots.length === 1 ? t("prev.potOnly") : k === 0 ? t("prev.potMain") : t("prev.potSide", { k });
+    const who = pot.winners.map((w, i) => `${names[w] ?? w} (${chips(pot.shares[i])})`).join(", ");
+    return h("li", {}, t("prev.potWon", { pot: title, n: chips(pot.amount), names: who }),
+      pot.hand ? ` — ${handName(pot.hand)}` : "");
+  });
+
+  return [
+    h("h3", {}, t("prev.heading", { n: record.number, game: gameLong(record.game) }), table ? h("span", { class: "muted" }, ` · ${table}`) : null),
+    record.board.length ? h("div", { class: "prev-board" }, h("span", { class: "label" }, t("prev.board")),
+      cardList(record.board, bestOfWinners.size ? bestOfWinners : null)) : null,
+    h("table", { class: "prev-players" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("prev.player")), h("th", {}, t("prev.cards")),
+        h("th", {}, t("prev.hand")), h("th", { class: "num" }, t("prev.result")))),
+      h("tbody", {}, players)),
+    h("h4", {}, t("prev.pots")), h("ul", { class: "prev-pots" }, potLines),
+    h("h4", {}, t("prev.actions")), actionList(record, names),
+  ];
+}
+
+function actionList(record, names) {
+  const stud = record.game.startsWith("Stud");
+  const streets = [];
+  let current = { title: streetName(streetByIndex(0, stud)), items: [] };
+  streets.push(current);
+  for (const raw of record.events) {
+    const type = recordEventType(raw);
+    const event = { ...raw, type };
+    if (type === "StreetEnded") {
+      current = { title: streetName(streetByIndex(raw.street + 1, stud) || "showdown"), items: [] };
+      streets.push(current);
+      continue;
+    }
+    if (type === "HoleDealt") {
+      if (raw.face_up && raw.card) current.items.push([t("log.dealtUp", { p: names[raw.player] ?? "?", cards: "" }), cardsInline([raw.card])]);
+      continue;
+    }
+    const line = describe({ event, who: names[raw.player] ?? null, winners: (raw.winners ?? []).map((w) => names[w]), stud });
+    if (line) current.items.push(line.nodes);
+  }
+  return h("div", { class: "prev-actions" }, streets.filter((s) => s.items.length).map((s) =>
+    h("div", { class: "prev-street" }, h("h5", {}, s.title), h("ul", {}, s.items.map((nodes) => h("li", {}, nodes))))));
+}
+
+/** The deal's commitment, the proven cards, the check, and the downloads. */
+function fairView(data, id, table) {
+  const ok = verifyDeal(data.commitment, data.leaves, data.openings);
+  return h("section", { class: "fair" },
+    h("h4", {}, t("prev.fair")),
+    h("p", { class: `verdict ${ok ? "ok" : "bad"}`, dataset: { verified: String(ok) } },
+      ok ? `✔ ${t("prev.verified")}` : `✘ ${t("prev.notVerified")}`),
+    h("dl", {},
+      h("dt", {}, t("prev.commitment")), h("dd", { class: "hash" }, data.commitment),
+      h("dt", {}, t("prev.openings", { n: data.openings.length })),
+      h("dd", { class: "openings" }, [...data.openings].sort((a, b) => a.position - b.position).map((o) =>
+        h("span", { class: "opening", title: `salt ${o.salt}` }, `${t("prev.position", { n: o.position + 1 })}: `, cardsInline([o.card]))))),
+    h("p", {}, h("span", { class: "label" }, `${t("prev.download")}: `), downloads(id, table, data.number)));
+}

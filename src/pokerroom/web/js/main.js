@@ -1,0 +1,378 @@
+// The app: one WebSocket, the state, the screens (log in, lobby, tables) and the header;
+// routes by the URL hash (#/lobby, #/table/<name>), keyboard shortcuts, turn alerts.
+import { Auth } from "./auth.js";
+import { setBaseTitle, stopFlash, yourTurn } from "./alerts.js";
+import { askChips } from "./dialogs.js";
+import { $, clear, h, setText } from "./dom.js";
+import { HandsWindow } from "./history.js";
+import { applyStatic, chips, language, onLanguage, setLanguage, t } from "./i18n.js";
+import { Lobby } from "./lobby.js";
+import { onPref, pref, setPref } from "./prefs.js";
+import { Room } from "./store.js";
+import { TableView } from "./table.js";
+import { showError, toast } from "./toast.js";
+import { Socket } from "./ws.js";
+
+const socket = new Socket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+const room = new Room(socket);
+const tableViews = new Map();
+const pendingSit = new Set(); // tables opened with "Play": pick a free seat when the view comes
+const alerted = new Map(); // table -> the deadline we alerted for
+let guest = sessionStorage.getItem("pokerroom.guest") === "1";
+let active = null; // the table on screen
+
+// ------------------------------------------------------------------ routing
+
+function route() {
+  const hash = decodeURIComponent(location.hash.replace(/^#\/?/, ""));
+  if (hash.startsWith("table/")) return { view: "table", table: hash.slice(6) };
+  if (hash === "login") return { view: "auth" };
+  if (hash === "lobby") return { view: "lobby" };
+  return { view: "" };
+}
+
+function go(hash) {
+  if (location.hash !== hash) location.hash = hash;
+  else render();
+}
+
+function showView(id) {
+  for (const el of document.querySelectorAll("main > .view")) el.hidden = el.id !== `view-${id}`;
+}
+
+function render() {
+  const r = route();
+  if (!room.identified && !room.player) {
+    showView(r.view === "auth" ? "auth" : "");
+    return;
+  }
+  if (r.view === "table") {
+    showTable(r.table);
+    return;
+  }
+  active = null;
+  setBaseTitle("pokerroom");
+  updateTabs();
+  if (r.view === "auth" || (!r.view && !room.player && !guest)) {
+    if (room.player) return go("#/lobby");
+    showView("auth");
+    $("#auth-name").focus();
+    return;
+  }
+  showView("lobby");
+  lobby.render();
+}
+
+function showTable(name) {
+  room.open(name);
+  persistOpen();
+  let view = tableViews.get(name);
+  if (!view) {
+    view = new TableView(room, name, tableHooks(name));
+    tableViews.set(name, view);
+  }
+  const holder = $("#view-table");
+  for (const child of [...holder.children]) if (child !== view.el) child.remove();
+  if (!view.el.isConnected) holder.append(view.el);
+  active = name;
+  showView("table");
+  setBaseTitle(`${name} · pokerroom`);
+  view.update();
+  updateTabs();
+}
+
+function persistOpen() {
+  sessionStorage.setItem("pokerroom.open", JSON.stringify([...room.tables.keys()]));
+}
+
+// ------------------------------------------------------------------ table actions
+
+function tableHooks(name) {
+  return {
+    sit: (seat) => sit(name, seat),
+    previousHand: () => hands.open("previous", name),
+    lobby: () => go("#/lobby"),
+    topUp: () => topUp(name),
+    leave: () => room.leave(name).catch(showError),
+  };
+}
+
+async function sit(name, seat) {
+  if (!room.player) return go("#/login");
+  const row = room.lobbyRow(name);
+  if (!row) return;
+  const balance = room.balance ?? 0;
+  if (balance < row.min_buy_in) {
+    toast(t("chips.noBalance"), "error");
+    return;
+  }
+  const max = Math.min(row.max_buy_in, balance);
+  const amount = await askChips({
+    title: t("buyin.title", { table: name, seat }),
+    range: t("buyin.range", { min: chips(row.min_buy_in), max: chips(max), balance: chips(balance) }),
+    ok: t("buyin.ok"),
+    min: row.min_buy_in,
+    max,
+    initial: max,
+  });
+  if (amount === null) return;
+  try {
+    await room.sit(name, seat, amount);
+    room.refreshBalance();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function topUp(name) {
+  const ts = room.table(name);
+  const me = ts?.mySeat();
+  const row = room.lobbyRow(name);
+  if (!me || !row) return;
+  const balance = room.balance ?? 0;
+  const max = Math.min(row.max_buy_in - me.stack, balance);
+  const min = Math.max(1, row.min_buy_in - me.stack);
+  if (max < min) {
+    toast(max <= 0 && balance > 0 ? t("topup.full") : t("chips.noBalance"), "error");
+    return;
+  }
+  const amount = await askChips({
+    title: t("topup.title", { table: name }),
+    range: t("topup.range", { max: chips(max), cap: chips(row.max_buy_in), balance: chips(balance) }),
+    ok: t("topup.ok"),
+    min,
+    max,
+    initial: max,
+  });
+  if (amount === null) return;
+  try {
+    await room.topUp(name, amount);
+    room.refreshBalance();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** "Play" from the lobby: open the table, then offer the first free seat. */
+function play(name) {
+  if (!room.player) return go("#/login");
+  pendingSit.add(name);
+  go(`#/table/${encodeURIComponent(name)}`);
+  offerSeat(name);
+}
+
+function offerSeat(name) {
+  const ts = room.table(name);
+  const row = room.lobbyRow(name);
+  if (!pendingSit.has(name) || !ts?.view || !row) return;
+  pendingSit.delete(name);
+  if (ts.view.seat !== null && ts.view.seat !== undefined) return;
+  const taken = new Set(ts.view.seats.map((s) => s.seat));
+  for (let seat = 1; seat <= row.seats; seat += 1) {
+    if (!taken.has(seat)) {
+      sit(name, seat);
+      return;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ header
+
+function updateHeader() {
+  const who = $("#who");
+  who.hidden = !room.player;
+  setText($("#who-name"), room.player ?? "");
+  setText($("#who-balance"), room.balance === null ? "" : chips(room.balance));
+  $("#who-balance").setAttribute("aria-label", `${t("header.balance")}: ${chips(room.balance ?? 0)}`);
+  $("#btn-logout").hidden = !room.player;
+  $("#btn-history").hidden = !room.player;
+  $("#btn-login").hidden = Boolean(room.player) || !room.identified;
+  for (const b of document.querySelectorAll(".lang button")) b.setAttribute("aria-pressed", String(b.dataset.lang === language()));
+}
+
+function updateTabs() {
+  const nav = $("#table-tabs");
+  clear(nav);
+  nav.append(h("a", { href: "#/lobby", class: `tab${active ? "" : " current"}`, "aria-current": active ? null : "page" }, t("nav.lobby")));
+  for (const [name, ts] of room.tables) {
+    const mine = ts.view && ts.view.seat !== null && ts.view.seat !== undefined;
+    const turn = Boolean(ts.view?.legal && ts.view.actor === ts.view.seat);
+    const tab = h("a", {
+      href: `#/table/${encodeURIComponent(name)}`,
+      class: `tab${name === active ? " current" : ""}${turn ? " your-turn" : ""}${mine ? " mine" : ""}`,
+      "aria-current": name === active ? "page" : null,
+      dataset: { table: name },
+    }, name);
+    const close = mine ? null : h("button", {
+      type: "button", class: "tab-close", "aria-label": t("nav.closeTable", { table: name }),
+      onclick: (e) => {
+        e.preventDefault();
+        closeTable(name);
+      },
+    }, "×");
+    nav.append(h("span", { class: "tab-wrap" }, tab, close));
+  }
+}
+
+function closeTable(name) {
+  room.close(name);
+  tableViews.get(name)?.el.remove();
+  tableViews.delete(name);
+  persistOpen();
+  if (active === name) go("#/lobby");
+  else updateTabs();
+}
+
+// ------------------------------------------------------------------ the parts
+
+const auth = new Auth(room, socket, {
+  signedIn: () => {
+    guest = false;
+    go("#/lobby");
+  },
+  guest: () => {
+    guest = true;
+    sessionStorage.setItem("pokerroom.guest", "1");
+    go("#/lobby");
+  },
+});
+const lobby = new Lobby(room, {
+  play,
+  watch: (name) => go(`#/table/${encodeURIComponent(name)}`),
+});
+const hands = new HandsWindow(room);
+
+let frame = null;
+const dirty = new Set();
+function redraw(name) {
+  dirty.add(name ?? "*");
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = null;
+    const all = dirty.has("*");
+    const mine = active && dirty.has(active);
+    dirty.clear();
+    if (all || mine) tableViews.get(active)?.update();
+    updateTabs();
+  });
+}
+
+room.on("identity", () => {
+  updateHeader();
+  if (!room.player) sessionStorage.removeItem("pokerroom.open");
+  render();
+});
+room.on("lobby", () => {
+  // tables where we sit open by themselves (after a reload, say)
+  if (room.player) {
+    for (const row of room.lobby) if (row.players.includes(room.player) && !room.tables.has(row.name)) room.open(row.name);
+    persistOpen();
+  }
+  redraw();
+  for (const name of pendingSit) offerSeat(name);
+});
+room.on("table", ({ table }) => {
+  redraw(table);
+  offerSeat(table);
+});
+room.on("event", ({ table }) => redraw(table));
+room.on("tables", () => updateTabs());
+room.on("turn", ({ table, deadline }) => {
+  if (alerted.get(table) === deadline) return;
+  alerted.set(table, deadline);
+  yourTurn(table, document.hidden || !document.hasFocus() || table !== active);
+  redraw(table);
+});
+room.on("error", (m) => showError(m));
+room.on("connection", ({ up, again }) => {
+  const dot = $("#conn-dot");
+  dot.dataset.state = up ? "up" : "down";
+  dot.title = up ? t("header.connected") : t("header.connecting");
+  dot.setAttribute("aria-label", dot.title);
+  const banner = $("#conn-banner");
+  if (!up) {
+    banner.textContent = t("conn.lost");
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+    if (again) toast(t("conn.back"), "ok", 2500);
+  }
+  updateHeader();
+});
+
+window.addEventListener("hashchange", render);
+window.addEventListener("focus", stopFlash);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) stopFlash();
+});
+document.addEventListener("pointerdown", stopFlash);
+
+// keyboard shortcuts: the table on screen takes them, unless the player is typing
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const target = e.target;
+  if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+  if (document.querySelector("dialog[open]")) return;
+  if (!active) return;
+  const view = tableViews.get(active);
+  if (!view) return;
+  if (e.key.toLowerCase() === "h") {
+    hands.open("previous", active);
+    e.preventDefault();
+    return;
+  }
+  if (view.actions.handleKey(e)) {
+    stopFlash();
+    e.preventDefault();
+  }
+});
+
+setInterval(() => {
+  if (active) tableViews.get(active)?.tick();
+}, 200);
+
+// header buttons and settings
+$("#btn-logout").addEventListener("click", async () => {
+  await auth.logout();
+  guest = false;
+  go("#/login");
+});
+$("#btn-login").addEventListener("click", () => go("#/login"));
+$("#btn-history").addEventListener("click", () => hands.open("mine", active));
+for (const b of document.querySelectorAll(".lang button")) b.addEventListener("click", () => setLanguage(b.dataset.lang));
+$("#btn-settings").addEventListener("click", () => {
+  $("#set-four-color").checked = pref("fourColor");
+  $("#set-sound").checked = pref("sound");
+  $("#set-flash").checked = pref("flash");
+  $("#dlg-settings").showModal();
+});
+$("#set-four-color").addEventListener("change", (e) => setPref("fourColor", e.target.checked));
+$("#set-sound").addEventListener("change", (e) => setPref("sound", e.target.checked));
+$("#set-flash").addEventListener("change", (e) => setPref("flash", e.target.checked));
+onPref((name, value) => {
+  if (name === "fourColor") document.body.classList.toggle("four-color", value);
+});
+document.body.classList.toggle("four-color", pref("fourColor"));
+
+onLanguage(() => {
+  updateHeader();
+  updateTabs();
+  lobby.render();
+  for (const view of tableViews.values()) view.relabel();
+  hands.relabel();
+  auth.setMode(auth.mode);
+});
+
+// start
+applyStatic(document);
+updateHeader();
+try {
+  for (const name of JSON.parse(sessionStorage.getItem("pokerroom.open") || "[]")) room.open(name);
+} catch {
+  sessionStorage.removeItem("pokerroom.open");
+}
+socket.connect();
+render();
+
+// for tests and the curious: the state and the connection
+window.pokerroom = { room, socket, tableViews };

@@ -1,0 +1,340 @@
+// The client's state: who we are, the lobby, and each open table as the server last
+// described it (its snapshot ``view``, event ``version``, clock, showdown, log and chat).
+// It applies server messages and sends commands; it decides nothing about the game.
+import { api } from "./api.js";
+
+const LOG_SIZE = 400;
+
+export class TableState {
+  constructor(name) {
+    this.name = name;
+    this.version = null; // the last event version seen (for ``since`` after a reconnect)
+    this.view = null; // the latest snapshot view
+    this.turn = null; // {legal, deadline} from your_turn
+    this.clock = null; // the latest TurnStarted: {seat, started, deadline, time_bank}
+    this.commitment = null; // the deal's DeckCommitted hash
+    this.pendingCommitment = null; // published just before its HandStarted
+    this.showdown = null; // the end of the last hand, shown until the next one starts
+    this.previous = null; // the previous-hand record
+    this.askedPrevious = null; // the hand number whose record was requested
+    this.log = []; // {id, event, who, winners}: the dealer log and chat, translated when drawn
+    this.logSeq = 0;
+    this.seatNames = {}; // seat -> name, kept from the events between snapshots
+    this.pre = null; // a pre-action: {kind, level, street, hand}
+    this.sending = false; // an action was sent and not yet reflected
+    this.postDeadline = null;
+  }
+
+  /** Seat number -> player name, from the latest view. */
+  names() {
+    const names = {};
+    for (const s of this.view?.seats ?? []) names[s.seat] = s.player;
+    return names;
+  }
+
+  mySeat() {
+    const v = this.view;
+    if (!v || v.seat === null || v.seat === undefined) return null;
+    return v.seats.find((s) => s.seat === v.seat) ?? null;
+  }
+}
+
+export class Room extends EventTarget {
+  constructor(socket) {
+    super();
+    this.socket = socket;
+    this.player = null; // our name, or null (a guest)
+    this.balance = null;
+    this.identified = false; // a welcome came on this connection
+    this.connected = false;
+    this.lobby = [];
+    this.lobbyLoaded = false;
+    this.tables = new Map(); // open tables, in the order they were opened
+    this.clockOffset = null; // server time minus local time, seconds (learned from TurnStarted)
+    socket.addEventListener("message", (e) => this.handle(e.detail));
+    socket.addEventListener("up", (e) => this.resync(e.detail.again));
+    socket.addEventListener("down", () => {
+      this.connected = false;
+      this.emit("connection", { up: false });
+    });
+  }
+
+  emit(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  on(type, fn) {
+    this.addEventListener(type, (e) => fn(e.detail));
+  }
+
+  /** Server time now, in seconds since the epoch (deadlines are server times). */
+  now() {
+    return Date.now() / 1000 + (this.clockOffset ?? 0);
+  }
+
+  /** A server time that was "now" on the server when it was sent (or earlier, for an
+   *  event replayed after a reconnect): the offset is at least its difference to ours. */
+  learnClock(serverTime) {
+    const offset = serverTime - Date.now() / 1000;
+    if (this.clockOffset === null || offset > this.clockOffset) this.clockOffset = offset;
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  resync(again) {
+    this.connected = true;
+    this.identified = false;
+    this.socket.send({ type: "lobby" });
+    for (const ts of this.tables.values()) this.sendSubscribe(ts);
+    this.emit("connection", { up: true, again });
+  }
+
+  sendSubscribe(ts) {
+    if (ts.version !== null) {
+      // the events missed while away (chat, log, the end of a hand), then a fresh view
+      this.socket.send({ type: "subscribe", table: ts.name, since: ts.version, snapshots: true });
+    }
+    this.socket.send({ type: "subscribe", table: ts.name, snapshots: true });
+  }
+
+  /** Forget the versions: after a login or logout every view must come fresh. */
+  forgetVersions() {
+    for (const ts of this.tables.values()) {
+      ts.version = null;
+      ts.view = null;
+      ts.turn = null;
+    }
+  }
+
+  // ------------------------------------------------------------------ tables
+
+  open(name) {
+    let ts = this.tables.get(name);
+    if (!ts) {
+      ts = new TableState(name);
+      this.tables.set(name, ts);
+      if (this.connected) this.sendSubscribe(ts);
+      this.emit("tables");
+    }
+    return ts;
+  }
+
+  close(name) {
+    if (!this.tables.has(name)) return;
+    this.tables.delete(name);
+    this.socket.send({ type: "unsubscribe", table: name });
+    this.emit("tables");
+  }
+
+  table(name) {
+    return this.tables.get(name) ?? null;
+  }
+
+  lobbyRow(name) {
+    return this.lobby.find((r) => r.name === name) ?? null;
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  handle(m) {
+    switch (m.type) {
+      case "welcome":
+        this.identified = true;
+        this.player = m.player;
+        this.balance = m.balance;
+        this.emit("identity");
+        break;
+      case "lobby":
+        this.lobby = m.tables;
+        this.lobbyLoaded = true;
+        this.emit("lobby");
+        break;
+      case "snapshot":
+        this.onSnapshot(m);
+        break;
+      case "event":
+        this.onEvent(m);
+        break;
+      case "your_turn": {
+        const ts = this.tables.get(m.table);
+        if (!ts) break;
+        ts.turn = { legal: m.legal, deadline: m.deadline };
+        this.emit("turn", { table: m.table, deadline: m.deadline });
+        break;
+      }
+      case "previous_hand": {
+        const ts = this.tables.get(m.table);
+        if (!ts) break;
+        ts.previous = m.hand;
+        if (m.hand && ts.showdown && ts.showdown.number === m.hand.number && !ts.showdown.record) {
+          ts.showdown.record = m.hand;
+          for (const p of m.hand.players) {
+            if (p.reached_showdown && p.hand) this.addLog(ts, { type: "HandName", player: p.player, cards: p.cards, hand: p.hand }, {});
+          }
+        }
+        this.emit("table", { table: m.table, previous: true });
+        break;
+      }
+      case "error":
+        this.emit("error", m);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onSnapshot(m) {
+    const ts = this.tables.get(m.table);
+    if (!ts) return;
+    const before = ts.view;
+    ts.view = m.view;
+    ts.version = m.version;
+    ts.seatNames = Object.fromEntries(m.view.seats.map((x) => [x.seat, x.player]));
+    ts.sending = false;
+    if (!m.view.legal) ts.turn = null;
+    if (m.view.phase === "playing" && ts.showdown && m.view.hand_number > ts.showdown.number) ts.showdown = null;
+    if (m.view.previous_hand && ts.askedPrevious !== m.view.previous_hand && ts.previous?.number !== m.view.previous_hand) {
+      this.askPrevious(ts, m.view.previous_hand);
+    }
+    const wasSeated = before && before.seat !== null && before.seat !== undefined;
+    const seatedNow = m.view.seat !== null && m.view.seat !== undefined;
+    if (wasSeated !== seatedNow && this.player) this.refreshBalance();
+    this.emit("table", { table: m.table });
+  }
+
+  askPrevious(ts, number) {
+    ts.askedPrevious = number;
+    this.socket.send({ type: "previous_hand", table: ts.name });
+  }
+
+  onEvent(m) {
+    const ts = this.tables.get(m.table);
+    if (!ts) return;
+    ts.version = m.version;
+    const e = m.event;
+    const names = ts.names();
+    switch (e.type) {
+      case "HandStarted":
+        ts.showdown = null;
+        ts.pre = null;
+        ts.commitment = ts.pendingCommitment ?? ts.commitment;
+        break;
+      case "DeckCommitted":
+        ts.pendingCommitment = e.commitment;
+        break;
+      case "TurnStarted":
+        ts.clock = e;
+        this.learnClock(e.started);
+        break;
+      case "PostRequested":
+        if (e.player === this.player) ts.postDeadline = e.deadline;
+        break;
+      case "Shown":
+        this.showdownOf(ts).shown[e.player] = e.cards;
+        break;
+      case "PotAwarded":
+        this.showdownOf(ts).awards.push(e);
+        break;
+      case "HandFinished": {
+        const sd = this.showdownOf(ts);
+        sd.number = e.number;
+        sd.finished = true;
+        sd.net = Object.fromEntries(e.net);
+        sd.at = Date.now();
+        sd.view = ts.view; // the table as it was at the end, for the seats' places
+        this.askPrevious(ts, e.number);
+        ts.clock = null;
+        break;
+      }
+      case "Left":
+      case "ChipsAdded":
+        if (e.player === this.player) this.refreshBalance();
+        break;
+      default:
+        break;
+    }
+    if (e.type !== "TurnStarted" && e.type !== "DeckCommitted") this.addLog(ts, e, names);
+    this.emit("event", { table: m.table, event: e });
+  }
+
+  /** A line for the dealer log and chat, with the seat numbers turned into names now
+   *  (the seat may change hands later). */
+  addLog(ts, event, names) {
+    if (event.type === "Seated") ts.seatNames[event.seat] = event.player;
+    const seatNames = { ...names, ...ts.seatNames };
+    const who = typeof event.player === "number" ? seatNames[event.player] : (event.player ?? null);
+    const winners = (event.winners ?? []).map((s) => seatNames[s] ?? null);
+    ts.logSeq += 1;
+    ts.log.push({ id: ts.logSeq, event, who, winners, stud: ts.view?.game?.startsWith("Stud") ?? false });
+    if (ts.log.length > LOG_SIZE) ts.log.shift();
+    if (event.type === "Left") delete ts.seatNames[event.seat];
+  }
+
+  showdownOf(ts) {
+    if (!ts.showdown || ts.showdown.finished) {
+      ts.showdown = {
+        number: ts.view?.hand_number ?? null, shown: {}, awards: [], finished: false, record: null, net: {},
+      };
+    }
+    return ts.showdown;
+  }
+
+  async refreshBalance() {
+    try {
+      const me = await api.me();
+      this.balance = me.balance;
+      this.emit("identity");
+    } catch {
+      // logged out meanwhile: the welcome of the next connection says so
+    }
+  }
+
+  // ------------------------------------------------------------------ commands
+
+  command(table, type, fields = {}) {
+    return this.socket.request({ type, table, ...fields });
+  }
+
+  sit(table, seat, buyIn) {
+    return this.command(table, "sit", { seat, buy_in: buyIn });
+  }
+
+  act(table, action, amount) {
+    const ts = this.tables.get(table);
+    if (ts) ts.sending = true;
+    const fields = amount === undefined || amount === null ? { action } : { action, amount };
+    return this.command(table, "act", fields).catch((err) => {
+      if (ts) ts.sending = false;
+      this.emit("table", { table });
+      throw err;
+    });
+  }
+
+  options(table, values) {
+    return this.command(table, "options", values);
+  }
+
+  post(table, accept) {
+    return this.command(table, "post", { accept });
+  }
+
+  sitOut(table) {
+    return this.command(table, "sit_out");
+  }
+
+  sitIn(table) {
+    return this.command(table, "sit_in");
+  }
+
+  leave(table) {
+    return this.command(table, "leave");
+  }
+
+  topUp(table, amount) {
+    return this.command(table, "top_up", { amount });
+  }
+
+  chat(table, text) {
+    return this.command(table, "chat", { text });
+  }
+}
