@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml setup.py $(COMPILED_SRC)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# The living room: the server on its SQLite default (pokerroom.db) with the default tables
+# (NL, PL, FL hold'em, mixed NL/FL, stud) kept playing by bots that leave seats free.
 run: $(STAMP)
-	$(BIN)/pokerroom simulate --hands 3 --players 6 --show
+	$(BIN)/pokerroom serve --host 127.0.0.1 --port $${PORT:-8000} --bots 17
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
