@@ -282,12 +282,15 @@ class TableRunner:
             for entry in self.log:
                 if entry.version > since:
                     self._send_entry(conn, entry)
+            if self.name in conn.snapshots:  # a client drawing views gets the view too
+                conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
         else:
             conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
         self._send_turn(conn)
 
     def _view(self, conn: Connection) -> dict[str, Any]:
-        viewer = conn.player if conn.player in self.table._by_player else None
+        seated = conn.player is not None and any(s.player == conn.player for s in self.table.seats.values())
+        viewer = conn.player if seated else None
         return jsonable(table_view(self.table, viewer))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ events out

@@ -40,6 +40,9 @@ class PotInfo:
 @dataclass(frozen=True)
 class TableView:
     name: str
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int
     viewer: str | None
     seat: int | None  # the viewer's seat
     phase: str
@@ -97,6 +100,9 @@ def table_view(table: Table, viewer: str | None = None) -> TableView:
     turn = table.turn
     return TableView(
         name=table.config.name,
+        max_seats=table.config.seats,
+        min_buy_in=table.config.min_buy_in,
+        max_buy_in=table.config.max_buy_in,
         viewer=viewer,
         seat=seat,
         phase=table.phase,
