@@ -1,40 +1,15 @@
 """The room's configuration: its tables and money settings, from a TOML file.
 
-```toml
-[room]
-starting_balance = 10000    # play chips for a new account
-daily_topup = 2000          # a broke player may get back to this once a day
-pause = 3.0                 # seconds between hands
-
-[[table]]
-name = "Moscow"             # unique
-game = "NLHE"               # NLHE, PLHE, FLHE, mixed, Stud
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 15
-timeout_policy = "check_fold"   # or "all_in_protection"
-
-[[table]]
-name = "Mixed"
-game = "mixed"
-seats = 6
-schedule = [
-  { game = "NLHE", small_blind = 1, big_blind = 2, hands = 6 },
-  { game = "FLHE", small_bet = 4, big_bet = 8, small_blind = 2, big_blind = 4, hands = 6 },
-]
-
-[[table]]
-name = "Stud"
-game = "Stud"
-small_bet = 10
-big_bet = 20
-ante = 1
-bring_in = 3
-seats = 8
-```
+``[room]`` holds ``starting_balance`` (play chips for a new account), ``daily_topup`` (a
+broke player may get back to this once a day) and ``pause`` (seconds between hands). Each
+``[[table]]`` has a unique ``name``, a ``game`` (NLHE, PLHE, FLHE, mixed, Stud), its stakes
+(``small_blind``/``big_blind``; fixed limit ``small_bet``/``big_bet``, blinds optional;
+stud ``small_bet``, ``big_bet``, ``ante``, ``bring_in``; ``ante`` for hold'em too), a mixed
+table a ``schedule`` of such games each with ``hands``, and the table settings of
+``TableConfig``: ``seats``, ``min_buy_in``, ``max_buy_in``, ``action_time``, ``time_bank``,
+``time_bank_max``, ``time_bank_refill``, ``timeout_policy`` (check_fold or
+all_in_protection), ``max_timeouts``, ``max_missed_orbits``. ``DEFAULT`` below, the room
+``pokerroom serve`` runs without a file, is a complete example.
 """
 
 from __future__ import annotations
