@@ -16,18 +16,67 @@ from tests.server.conftest import Server
 # what a bot may meet without a bug: two bots choosing the same free seat at once (the
 # second is refused and picks another)
 ALLOWED_ERRORS = {"seat_taken"}
-HANDS = 60  # per table
+HANDS = 40  # per table
+EVERY_GAME = """
+[room]
+pause = 0.02
+
+[[table]]
+name = "NL"
+game = "NLHE"
+small_blind = 1
+big_blind = 2
+seats = 6
+action_time = 5
+
+[[table]]
+name = "PL"
+game = "PLHE"
+small_blind = 1
+big_blind = 2
+seats = 6
+action_time = 5
+
+[[table]]
+name = "FL"
+game = "FLHE"
+small_bet = 2
+big_bet = 4
+seats = 6
+action_time = 5
+
+[[table]]
+name = "Mixed"
+game = "mixed"
+seats = 6
+action_time = 5
+schedule = [
+  { game = "NLHE", small_blind = 1, big_blind = 2, hands = 3 },
+  { game = "FLHE", small_bet = 4, big_bet = 8, small_blind = 2, big_blind = 4, hands = 3 },
+]
+
+[[table]]
+name = "Stud"
+game = "Stud"
+small_bet = 10
+big_bet = 20
+ante = 1
+bring_in = 3
+seats = 8
+action_time = 5
+"""
 
 
 def test_bots_play_every_game_through_the_server(tmp_path):
     database = (f"sqlite:///{tmp_path / 'room.db'}", None)
     server = Server(tmp_path, database, action_time=5.0)
+    server.config.write_text(EVERY_GAME)
     server.start()
     try:
         tables = httpx.get(f"{server.http}/api/tables").json()["tables"]
         tally = Tally()
-        bots = crowd(server.http, 15, tables, strategies=["solid", "station", "random"], seed=7, tally=tally,
-                     per_table={t["name"]: 5 for t in tables})
+        bots = crowd(server.http, 20, tables, strategies=["solid", "station", "random"], seed=7, tally=tally,
+                     per_table={t["name"]: 4 for t in tables})
 
         async def play() -> list[object]:
             # until every table has dealt HANDS hands, then everyone leaves
@@ -47,8 +96,8 @@ def test_bots_play_every_game_through_the_server(tmp_path):
     assert set(tally.errors) <= ALLOWED_ERRORS, tally.errors
     assert {b.play.name for b in bots} == {"solid", "station", "random"}
     assert all(b.played >= 5 for b in bots), [b.played for b in bots]  # everyone played, nobody stuck
-    assert set(tally.hands) == {"NL", "FL", "Stud"}
-    assert tally.total_hands >= 3 * HANDS, tally.hands
+    assert set(tally.hands) == {"NL", "PL", "FL", "Mixed", "Stud"}
+    assert tally.total_hands >= 5 * HANDS, tally.hands
 
     async def totals() -> dict[str, int]:
         store = Store(database[0])
@@ -59,7 +108,7 @@ def test_bots_play_every_game_through_the_server(tmp_path):
 
     t = asyncio.run(totals())
     # chips of a hand cut short by the server's stop stay on their seats until it restarts
-    assert t["balances"] + t["seats"] == t["granted"] == 15 * 10_000 and t["ledger_sum"] == 0
+    assert t["balances"] + t["seats"] == t["granted"] == 20 * 10_000 and t["ledger_sum"] == 0
 
 
 def _turn(**kw: object) -> Turn:
