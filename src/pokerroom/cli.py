@@ -664,6 +664,47 @@ COMMANDS["serve"] = _add_serve
 COMMANDS["schema"] = _add_schema
 
 
+def _add_loadtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "loadtest", help="measure the room under N tables of bots",
+        description="Start a room server (unless --url) with N no-limit tables of K seats, connect N*K bots "
+        "in this process (one WebSocket each), warm up, then measure for --duration seconds: hands/s, "
+        "actions/s, the latency from an action sent to the last player of the table receiving it (p50, p99, "
+        "max), and the server's memory per connection. --baseline also drives benchmarks/ws_baseline.py, a "
+        "bare WebSocket broadcast server, with the same clients and gives the ratio of actions/s.",
+    )
+    p.add_argument("--tables", type=_int_in(1), default=10, metavar="N", help="tables (10)")
+    p.add_argument("--players-per-table", type=_int_in(2, 10), default=6, metavar="K",
+                   help="bots per table (6)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS", help="average think time (1.0)")
+    p.add_argument("--duration", type=float, default=30.0, metavar="S", help="seconds measured (30)")
+    p.add_argument("--warmup", type=float, default=5.0, metavar="S",
+                   help="seconds after all sit, unmeasured (5)")
+    p.add_argument("--url", default=None, help="a running room instead of starting one (no memory figure)")
+    p.add_argument("--baseline", action="store_true", help="also run the bare WebSocket server, same clients")
+    p.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.set_defaults(func=_loadtest, parser=p)
+
+
+def _loadtest(args: argparse.Namespace) -> int:
+    from pokerroom.bots.loadtest import run
+
+    try:
+        report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
+                     url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)
+    except KeyboardInterrupt:
+        return 130
+    except RuntimeError as e:
+        print(f"pokerroom loadtest: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(report.to_json()) if args.json else report.text())
+    return 0
+
+
+COMMANDS["loadtest"] = _add_loadtest
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pokerroom", description="An online poker room: tools.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
