@@ -3,11 +3,11 @@
 Plain ASGI on uvicorn (no Starlette, no FastAPI, no pydantic, no database, no rules): just
 enough of the room's protocol for the load-test bots (register/login/tables over HTTP;
 subscribe, sit, act over the WebSocket), with messages of the same shapes and sizes as the
-room's. Each ``act`` is broadcast to every player of the table as an ``Acted`` event and a
-``TurnStarted`` event, the next seat gets a ``your_turn``; every ``ACTIONS_PER_HAND``
-actions a ``HandFinished`` and a ``HandStarted`` go out. What it costs is the floor of any
-room written this way: the room's actions/s divided by this one's is the share left after
-the rules, validation, persistence and views.
+room's. Each ``act`` is broadcast to every player of the table as one ``events`` message
+(an ``Acted`` and a ``TurnStarted``, and every ``ACTIONS_PER_HAND`` actions a
+``HandFinished`` and a ``HandStarted`` too), and the next seat gets a ``your_turn``.
+What it costs is the floor of any room written this way: the room's actions/s divided by
+this one's is the share left after the rules, validation, persistence and views.
 
     python benchmarks/ws_baseline.py --port 8765 --tables 100 --seats 6
 """
@@ -37,9 +37,13 @@ class Table:
         self.players: dict[int, tuple[str, Send]] = {}
         self.actor: int | None = None
 
-    async def broadcast(self, event: dict[str, Any]) -> None:
-        self.version += 1
-        text = json.dumps({"type": "event", "table": self.name, "version": self.version, "event": event})
+    async def broadcast(self, *events: dict[str, Any]) -> None:
+        """One ``events`` message with these events to every watcher, as the room does."""
+        items = []
+        for event in events:
+            self.version += 1
+            items.append({"version": self.version, "event": event})
+        text = json.dumps({"type": "events", "table": self.name, "events": items})
         for send in self.watchers:
             await send({"type": "websocket.send", "text": text})
 
@@ -65,18 +69,19 @@ class Table:
     async def act(self, seat: int, action: str, amount: int | None) -> None:
         if seat != self.actor:
             return
-        await self.broadcast({"type": "Acted", "player": seat, "action": action, "amount": amount or 2,
-                              "to": amount or 2, "all_in": False})
+        events: list[dict[str, Any]] = [{"type": "Acted", "player": seat, "action": action,
+                                         "amount": amount or 2, "to": amount or 2, "all_in": False}]
         self.actions += 1
         if self.actions % ACTIONS_PER_HAND == 0:
             self.hand += 1
-            await self.broadcast({"type": "HandFinished", "number": self.hand, "hand_id": self.hand,
-                                  "stacks": [[s, 200] for s in sorted(self.players)]})
-            await self.broadcast({"type": "HandStarted", "number": self.hand + 1, "button": seat,
-                                  "seats": sorted(self.players)})
+            events.append({"type": "HandFinished", "number": self.hand, "hand_id": self.hand,
+                           "stacks": [[s, 200] for s in sorted(self.players)]})
+            events.append({"type": "HandStarted", "number": self.hand + 1, "button": seat,
+                           "seats": sorted(self.players)})
         self.actor = self.next_seat()
-        await self.broadcast({"type": "TurnStarted", "player": self.actor, "deadline": time.time() + 30,
-                              "time_bank": 0})
+        events.append({"type": "TurnStarted", "player": self.actor, "deadline": time.time() + 30,
+                       "time_bank": 0})
+        await self.broadcast(*events)
         await self.turn()
 
 

@@ -24,6 +24,7 @@ Subcommands register themselves in ``COMMANDS`` (name -> function adding its par
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -534,13 +535,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from pokerroom.server.app import create_app
+    from pokerroom.server.app import create_app, server_config
 
     app = create_app(config, database, args.schema)
-    settings = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
-    server = uvicorn.Server(settings)
+    server = uvicorn.Server(server_config(app, args.host, args.port))
     if not args.bots:
-        server.run()
+        with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down cleanly
+            server.run()
         return 0
     asyncio.run(_serve_with_bots(server, args))
     return 0
@@ -682,8 +683,11 @@ def _add_loadtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description="Start a room server (unless --url) with N no-limit tables of K seats, connect N*K bots "
         "in this process (one WebSocket each), warm up, then measure for --duration seconds: hands/s, "
         "actions/s, the latency from an action sent to the last player of the table receiving it (p50, p99, "
-        "max), and the server's memory per connection. --baseline also drives benchmarks/ws_baseline.py, a "
-        "bare WebSocket broadcast server, with the same clients and gives the ratio of actions/s.",
+        "max), and the server's memory per connection. The room it starts gets the bots' accounts and "
+        "sessions written into its database before it starts (seconds for thousands of bots); against --url "
+        "they register over HTTP. --baseline also drives benchmarks/ws_baseline.py, a "
+        "bare WebSocket broadcast server, with the same clients and gives the ratio of actions/s. Ctrl-C or "
+        "SIGTERM stops it at any phase, with the servers it started (which also stop if it is killed).",
     )
     p.add_argument("--tables", type=_int_in(1), default=10, metavar="N", help="tables (10)")
     p.add_argument("--players-per-table", type=_int_in(2, 10), default=6, metavar="K",
@@ -692,7 +696,8 @@ def _add_loadtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--duration", type=float, default=30.0, metavar="S", help="seconds measured (30)")
     p.add_argument("--warmup", type=float, default=5.0, metavar="S",
                    help="seconds after all sit, unmeasured (5)")
-    p.add_argument("--url", default=None, help="a running room instead of starting one (no memory figure)")
+    p.add_argument("--url", default=None,
+                   help="a running room instead of starting one (bots register over HTTP; no memory figure)")
     p.add_argument("--baseline", action="store_true", help="also run the bare WebSocket server, same clients")
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -701,16 +706,35 @@ def _add_loadtest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 def _loadtest(args: argparse.Namespace) -> int:
     tune_gc()
+    import signal
+    from types import FrameType
+
     from pokerroom.bots.loadtest import run
 
+    stopped_by = [signal.SIGINT]
+
+    def terminate(signum: int, frame: FrameType | None) -> None:  # SIGTERM: as Ctrl-C
+        stopped_by[0] = signal.SIGTERM
+        on_interrupt = signal.getsignal(signal.SIGINT)  # asyncio.run's while it runs
+        if not callable(on_interrupt):
+            raise KeyboardInterrupt
+        on_interrupt(signal.SIGINT, frame)
+
+    # Ctrl-C stops it even when started with SIGINT ignored (a background job of a script)
+    before_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    before_term = signal.signal(signal.SIGTERM, terminate)
     try:
         report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
                      url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)
     except KeyboardInterrupt:
-        return 130
+        print("\rpokerroom loadtest: stopped\033[K", file=sys.stderr)
+        return 128 + stopped_by[0]
     except RuntimeError as e:
         print(f"pokerroom loadtest: {e}", file=sys.stderr)
         return 1
+    finally:
+        signal.signal(signal.SIGINT, before_int)
+        signal.signal(signal.SIGTERM, before_term)
     print(json.dumps(report.to_json()) if args.json else report.text())
     return 0
 

@@ -1,9 +1,36 @@
-"""A short load test through a real room server: the report's figures are sane."""
+"""A short load test through a real room server: the report's figures are sane; the bots'
+accounts seeded into the room's database balance the ledger and work over the API; the
+load test stops on Ctrl-C or SIGTERM and never leaves its server running, even when killed."""
 
 from __future__ import annotations
 
-from pokerroom.bots.loadtest import _percentile, room_toml, run
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from pokerroom.bots.loadtest import (
+    STARTING_BALANCE,
+    _percentile,
+    room_database,
+    room_toml,
+    run,
+    seed_accounts,
+    start_room,
+)
 from pokerroom.server.rooms import load_room
+from pokerroom.server.schema import accounts, ledger
+from pokerroom.server.store import Store, StoreError, balance_book
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG")
 
 
 def test_room_toml_is_a_valid_room(tmp_path):
@@ -11,6 +38,7 @@ def test_room_toml_is_a_valid_room(tmp_path):
     path.write_text(room_toml(3, 4))
     room = load_room(str(path))
     assert len(room.tables) == 3 and room.pause == 0
+    assert room.starting_balance == STARTING_BALANCE
 
 
 def test_percentile():
@@ -21,7 +49,10 @@ def test_percentile():
 
 
 def test_short_load_test_reports_sane_numbers():
+    """The bots' accounts are seeded (no registration): they connect with their tokens, sit
+    and play."""
     report = run(3, 4, think=0.05, duration=5, warmup=1, progress=False, seed=1)
+    assert report.seeded and report.accounts_s is not None and report.connect_s is not None
     assert report.connections == 12 and report.seated == 12
     assert report.hands > 0 and report.actions > 0
     assert report.hands_per_s > 0 and report.actions_per_s > 0
@@ -32,3 +63,183 @@ def test_short_load_test_reports_sane_numbers():
     assert report.failed_bots == 0
     assert set(report.errors) <= {"seat_taken"}
     assert report.to_json()["actions"] == report.actions
+
+
+def test_against_a_url_the_bots_register_over_http(tmp_path):
+    server = start_room(tmp_path, 2, 3)
+    try:
+        report = run(2, 3, think=0.05, duration=1, warmup=0, url=server.url, progress=False, seed=2)
+    finally:
+        server.stop()
+    assert not report.seeded and report.accounts_s is not None
+    assert report.seated == 6 and report.failed_bots == 0 and report.actions > 0
+
+
+async def _audit(database: str) -> dict[str, int]:
+    """Every ledger transaction sums to zero, each balance book holds its account's balance."""
+    store = Store(database)
+    try:
+        async with store.engine.connect() as conn:
+            unbalanced = (
+                await conn.execute(
+                    select(ledger.c.txn).group_by(ledger.c.txn).having(func.sum(ledger.c.amount) != 0)
+                )
+            ).all()
+            sums = select(ledger.c.book, func.sum(ledger.c.amount)).group_by(ledger.c.book)
+            books = {book: int(total) for book, total in (await conn.execute(sums)).all()}
+            balances = (await conn.execute(select(accounts.c.id, accounts.c.balance))).all()
+            transactions = await conn.scalar(select(func.count(func.distinct(ledger.c.txn))))
+        assert unbalanced == []
+        for account_id, balance in balances:
+            assert books[balance_book(account_id)] == balance
+        totals = await store.totals()
+        assert totals["ledger_sum"] == 0
+        assert totals["balances"] + totals["seats"] == totals["granted"]
+        return {**totals, "accounts": len(balances), "transactions": int(transactions or 0)}
+    finally:
+        await store.close()
+
+
+def test_seeded_accounts_balance_the_ledger_and_work_over_the_api(tmp_path):
+    database = room_database(tmp_path)
+    seeded = asyncio.run(seed_accounts(database, 5))
+    assert len(set(seeded.tokens)) == 5 and seeded.names[0] == "lt000000"
+    totals = asyncio.run(_audit(database))
+    assert totals == {
+        "balances": 5 * STARTING_BALANCE,
+        "seats": 0,
+        "granted": 5 * STARTING_BALANCE,
+        "ledger_sum": 0,
+        "accounts": 5,
+        "transactions": 5,
+    }
+
+    async def again() -> None:  # all or nothing: a name taken adds no account
+        store = Store(database)
+        try:
+            with pytest.raises(StoreError) as taken:
+                await store.create_accounts(["fresh01", "LT000003"], "hash", 10)
+            assert taken.value.code == "name_taken"
+            assert await store.account_by_name("fresh01") is None
+        finally:
+            await store.close()
+
+    asyncio.run(again())
+    server = start_room(tmp_path, 1, 5)
+    try:
+        me = httpx.get(f"{server.url}/api/me", headers={"Authorization": f"Bearer {seeded.tokens[2]}"})
+        assert me.status_code == 200
+        assert me.json() == {"name": "lt000002", "balance": STARTING_BALANCE, "at_tables": 0}
+        login = httpx.post(f"{server.url}/api/login", json={"name": "lt000004", "password": seeded.password})
+        assert login.status_code == 200 and login.json()["balance"] == STARTING_BALANCE
+        wrong = httpx.post(f"{server.url}/api/login", json={"name": "lt000004", "password": "not-the-one"})
+        assert wrong.status_code == 401
+    finally:
+        server.stop()
+    assert server.process.returncode is not None
+
+
+# --------------------------------------------------------------------------- stopping
+
+
+def _running(pid: int) -> bool:
+    """A process that exists and is not a zombie (an orphan's zombie waits for init)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def _wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+class LoadTest:
+    """``pokerroom loadtest`` as a subprocess (2 tables of 3, long run), its stderr in a file."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.stderr = tmp_path / "stderr.txt"
+        env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONUNBUFFERED": "1"}  # leftovers stay in tmp_path
+        command = [
+            sys.executable,
+            "-m",
+            "pokerroom.cli",
+            "loadtest",
+            "--tables",
+            "2",
+            "--players-per-table",
+            "3",
+            "--think",
+            "0.05",
+            "--duration",
+            "120",
+            "--warmup",
+            "0",
+        ]
+        with self.stderr.open("wb") as err:
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        self.server_pid: int | None = None
+
+    def text(self) -> str:
+        return self.stderr.read_text(errors="replace")
+
+    def wait_for(self, marker: str, timeout: float = 60.0) -> None:
+        found = _wait_until(lambda: marker in self.text() or self.process.poll() is not None, timeout)
+        assert found and self.process.poll() is None, f"no {marker!r}: {self.text()[-2000:]}"
+        if self.server_pid is None and (m := re.search(r"server pid (\d+)", self.text())):
+            self.server_pid = int(m.group(1))
+
+    def close(self) -> None:  # whatever happened, nothing left running
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        if self.server_pid is not None and _running(self.server_pid):
+            os.kill(self.server_pid, signal.SIGKILL)
+
+
+@linux_only
+def test_a_killed_load_test_leaves_no_server(tmp_path):
+    load = LoadTest(tmp_path)
+    try:
+        load.wait_for("connected and seated")
+        assert load.server_pid is not None and _running(load.server_pid)
+        load.process.kill()
+        load.process.wait()
+        assert _wait_until(lambda: not _running(load.server_pid), 5.0), "the server outlived the load test"
+    finally:
+        load.close()
+
+
+@linux_only
+@pytest.mark.parametrize(
+    ("phase", "signum"),
+    [
+        ("connected and seated", signal.SIGINT),  # playing
+        ("connected and seated", signal.SIGTERM),
+        ("server pid", signal.SIGINT),  # the server is starting
+    ],
+    ids=["sigint-playing", "sigterm-playing", "sigint-starting"],
+)
+def test_ctrl_c_or_sigterm_stops_the_load_test_and_its_server(tmp_path, phase, signum):
+    load = LoadTest(tmp_path)
+    try:
+        load.wait_for(phase)
+        assert load.server_pid is not None
+        sent = time.monotonic()
+        load.process.send_signal(signum)
+        load.process.wait(timeout=10)
+        took = time.monotonic() - sent
+        text = load.text()
+        assert load.process.returncode == 128 + signum, text
+        assert "Traceback" not in text, text
+        assert "pokerroom loadtest: stopped" in text
+        assert took < 4.0, f"took {took:.1f} s to stop"
+        assert not Path(f"/proc/{load.server_pid}").exists(), "the server was not stopped and reaped"
+    finally:
+        load.close()

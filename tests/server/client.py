@@ -18,8 +18,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from pokerroom.server.protocol import SERVER
 
 Message = dict[str, Any]
 Predicate = Callable[[Message], bool]
@@ -89,6 +92,18 @@ def is_event(table: str, *kinds: str, version: int | None = None, **fields: Any)
     return match
 
 
+def split_events(message: Message) -> list[Message]:
+    """An ``events`` message as one ``{"type": "event", "table", "version", "event"}`` per
+    event, in order; any other message as itself."""
+    if message.get("type") != "events":
+        return [message]
+    table = message["table"]
+    return [
+        {"type": "event", "table": table, "version": item["version"], "event": item["event"]}
+        for item in message["events"]
+    ]
+
+
 class Client:
     """One account (or an anonymous observer when ``name`` is None) and at most one open
     WebSocket connection at a time."""
@@ -103,6 +118,7 @@ class Client:
         self.versions: dict[str, int] = {}  # the last event version seen per table
         self.seats: dict[str, int] = {}  # table -> this player's seat (the last he took)
         self.errors: list[Message] = []  # every ``error`` received
+        self.invalid: list[str] = []  # received texts that are not protocol messages
         self.hands_played = 0
         self._ws: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -161,13 +177,23 @@ class Client:
             async for raw in ws:
                 text = raw if isinstance(raw, str) else raw.decode()
                 message = json.loads(text)
+                # the server builds some messages as text for speed: each must still be
+                # one of the protocol's messages
+                try:
+                    SERVER.validate_python(message)
+                except ValidationError as e:
+                    self.invalid.append(f"{text[:200]}: {e}")
                 async with self._cond:
-                    self.received.append((time.time(), text))
-                    self.messages.append(message)
-                    if message["type"] in ("event", "snapshot"):
-                        self.versions[message["table"]] = message["version"]
-                    elif message["type"] == "error":
-                        self.errors.append(message)
+                    now = time.time()
+                    for one in split_events(message):
+                        # an ``events`` batch is recorded as its events, one ``event`` each
+                        # (with its text, for the scans of what was received)
+                        self.received.append((now, text if one is message else json.dumps(one)))
+                        self.messages.append(one)
+                        if one["type"] in ("event", "snapshot"):
+                            self.versions[one["table"]] = one["version"]
+                        elif one["type"] == "error":
+                            self.errors.append(one)
                     self._cond.notify_all()
         except ConnectionClosed:
             pass
@@ -230,6 +256,7 @@ class Client:
                         if predicate(self.messages[i]):
                             return i, self.messages[i]
                         i += 1
+                    assert not self.invalid, f"{self.name}: not protocol messages: {self.invalid[:3]}"
                     if self._closed:
                         raise AssertionError(f"{self.name}: connection closed while waiting")
                     await self._cond.wait()

@@ -23,6 +23,7 @@ from sqlalchemy import select
 
 from pokerroom.server.schema import hands, ledger
 from pokerroom.server.store import Store
+from tests.server.client import split_events
 from tests.server.conftest import Server
 from tests.server.test_store import audit, rows
 
@@ -116,7 +117,11 @@ class Player:
         except websockets.ConnectionClosed:
             pass
 
-    def _dispatch(self, m: dict[str, Any]) -> None:
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        for m in split_events(message):
+            self._dispatch_one(m)
+
+    def _dispatch_one(self, m: dict[str, Any]) -> None:
         kind = m["type"]
         if kind == "event":
             self.events[m["table"]].append(m["event"])

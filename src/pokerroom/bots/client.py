@@ -137,8 +137,9 @@ class Bot:
                 command["amount"] = amount
             await self._send(ws, command)
             self.tally.actions += 1
-        elif kind == "event":
-            await self._event(ws, m["event"])
+        elif kind == "events":
+            for item in m["events"]:
+                await self._event(ws, item["event"])
         elif kind == "error":
             code = m.get("code", "?")
             self.tally.error(code)

@@ -9,6 +9,12 @@ URL). It measures, over ``duration`` seconds after a warm-up:
 - the server's memory per connection: VmRSS of the server process (``/proc/<pid>/status``)
   before and after the bots connect, divided by the connections.
 
+When it starts the room itself, the bots' accounts are written into its database before it
+starts (``seed_accounts``: one argon2 hash for all, a session token each), so 6,000 bots
+need no registration over HTTP; against ``--url`` they register as people do. Ctrl-C or
+SIGTERM stops it at any phase, and the server it started never outlives it (Linux:
+PR_SET_PDEATHSIG, so even a SIGKILL of the load test stops the server).
+
 The same clients can drive ``benchmarks/ws_baseline.py``, a bare uvicorn WebSocket
 broadcast server with messages of the same sizes: the room's saturated actions/s as a
 ratio to it (``pokerroom loadtest --think 0 --baseline``).
@@ -18,14 +24,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import os
 import random
+import secrets
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,11 +47,12 @@ from pokerroom.bots.client import PACE, Bot, Tally
 from pokerroom.bots.strategies import strategy
 
 BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "ws_baseline.py"
+STARTING_BALANCE = 1_000_000  # the room config's starting_balance, granted to seeded bots too
 
 
 def room_toml(tables: int, seats: int, action_time: float = 30.0) -> str:
     """A room config of ``tables`` no-limit 1/2 tables of ``seats`` seats, no pause."""
-    parts = ["[room]\nstarting_balance = 1000000\ndaily_topup = 2000\npause = 0\n"]
+    parts = [f"[room]\nstarting_balance = {STARTING_BALANCE}\ndaily_topup = 2000\npause = 0\n"]
     for i in range(tables):
         parts.append(
             f'[[table]]\nname = "T{i + 1:04d}"\ngame = "NLHE"\nsmall_blind = 1\nbig_blind = 2\n'
@@ -83,6 +94,60 @@ def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[k]
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """Bot accounts written into the room's database before it started: names, a session
+    token each (in the same order), and the password they share."""
+
+    names: list[str]
+    tokens: list[str]
+    password: str
+
+
+async def seed_accounts(
+    database: str, count: int, *, grant: int = STARTING_BALANCE, chunk: int = 2000
+) -> Seeded:
+    """Create ``count`` bot accounts (lt000000, lt000001, ...) in the room's database, which
+    the server must not be using yet: migrations, then ``Store.create_accounts`` (one
+    transaction per ``chunk`` accounts). One argon2 hash serves them all (they share a
+    password), each gets ``grant`` chips from the bank through the ledger, as at
+    registration, and a session whose token its bot sends instead of logging in.
+
+    A cancellation (Ctrl-C) lets the statement under way finish and stops at the next
+    chunk: cancelled mid-statement, aiosqlite's thread would go on against a closed loop."""
+    from pokerroom.server import auth
+    from pokerroom.server.store import Store
+
+    password = secrets.token_urlsafe(12)
+    digest = auth._HASHER.hash(password)
+    names = [f"lt{i:06d}" for i in range(count)]
+    tokens = [secrets.token_urlsafe(32) for _ in names]
+    hashes = [auth.token_hash(t) for t in tokens]
+    stopping = asyncio.Event()
+
+    async def seed() -> None:
+        store = Store(database)
+        try:
+            await store.migrate()
+            for i in range(0, count, chunk):
+                if stopping.is_set():
+                    return
+                await store.create_accounts(
+                    names[i : i + chunk], digest, grant, hashes[i : i + chunk], auth.SESSION_SECONDS
+                )
+        finally:
+            await store.close()
+
+    work = asyncio.ensure_future(seed())
+    try:
+        await asyncio.shield(work)
+    except asyncio.CancelledError:
+        stopping.set()
+        await work
+        raise
+    return Seeded(names, tokens, password)
 
 
 @dataclass
@@ -137,11 +202,14 @@ class LoadBot(Bot):
         await ws.send(json.dumps(message))
 
     async def prepare(self) -> None:
-        """Register (argon2: a few at a time) and read the table, before any connection."""
+        """Register (argon2: a few at a time) unless the account was seeded with a token, and
+        read the table unless given, before any connection."""
         async with self.gate, httpx.AsyncClient(timeout=120) as client:
-            self.token = await self.login(client)
-            tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
-        self.info = next(t for t in tables if t["name"] == self.table)
+            if not self.token:
+                self.token = await self.login(client)
+            if not self.info:
+                tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
+                self.info = next(t for t in tables if t["name"] == self.table)
 
     async def _sit(self, ws: Any, view: dict[str, Any]) -> None:
         taken = {s["seat"] for s in view["seats"]}
@@ -154,22 +222,23 @@ class LoadBot(Bot):
         await super()._sit(ws, view)
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        if not self.token:
+        if not self.token or not self.info:
             await self.prepare()
         token = self.token
         headers = {"Authorization": f"Bearer {token}"}
         async with websockets.connect(
             self.ws, additional_headers=headers, ping_interval=20 + self.rng.random() * 20,
-            max_size=2**22, open_timeout=120,
+            max_size=2**22, open_timeout=120, close_timeout=1,  # stopping: at most 1 s per bot
         ) as ws:
             self.connected = True
             await self._send(ws, {"type": "subscribe", "table": self.table})
             async for raw in ws:
                 m = json.loads(raw)
-                if m.get("type") == "event":
-                    e = m["event"]
-                    if e.get("type") == "Acted":
-                        self.meter.acted(m["table"], m["version"], e["player"])
+                if m.get("type") == "events":
+                    for item in m["events"]:
+                        e = item["event"]
+                        if e.get("type") == "Acted":
+                            self.meter.acted(m["table"], item["version"], e["player"])
                 await self._on(ws, m)
 
 
@@ -198,6 +267,9 @@ class Report:
     failed_bots: int
     server_cpu: float | None = None  # share of one core the server used while measured
     client_cpu: float | None = None  # the same for this process (the bots)
+    accounts_s: float | None = None  # seconds to have the bots' accounts (seeded or registered)
+    seeded: bool = False  # the accounts were written into the database before the room started
+    connect_s: float | None = None  # seconds from the first connection to every bot seated
     baseline: Report | None = None
     ratio_to_baseline: float | None = None
 
@@ -220,6 +292,9 @@ class Report:
             )
         if self.server_cpu is not None and self.client_cpu is not None:
             lines.append(f"  CPU (cores busy): server {self.server_cpu:.2f}, bots {self.client_cpu:.2f}")
+        if self.accounts_s is not None and self.connect_s is not None:
+            lines.append(f"  set-up: accounts {'seeded' if self.seeded else 'registered'} in "
+                         f"{self.accounts_s:.1f} s, connected and seated in {self.connect_s:.1f} s")
         if self.errors or self.failed_bots:
             lines.append(f"  errors {self.errors}, {self.failed_bots} bots failed")
         if self.baseline is not None:
@@ -246,8 +321,14 @@ async def drive(
     seed: int | None = None,
     progress: bool = True,
     concurrency: int = 8,
+    seeded: Seeded | None = None,
+    on_abort: Callable[[], None] | None = None,
 ) -> Report:
-    """Connect ``tables * per_table`` bots, warm up, measure ``duration`` seconds."""
+    """Connect ``tables * per_table`` bots, warm up, measure ``duration`` seconds. The bots
+    use the ``seeded`` accounts (in order) when given, else register over HTTP.
+    ``on_abort`` is called first if the run stops before its end (Ctrl-C, bots failing):
+    ``run`` kills the server it started there, which ends every connection at once (a
+    saturated server would take seconds to answer thousands of closing handshakes)."""
     async with httpx.AsyncClient(timeout=30) as client:
         listed = (await client.get(f"{url}/api/tables")).json()["tables"][:tables]
     rng = random.Random(seed)
@@ -259,30 +340,46 @@ async def drive(
         for index in range(meter.receivers[t["name"]]):
             kind = strategies[len(bots) % len(strategies)]
             play = strategy(kind, random.Random(rng.random()))
-            bot = LoadBot(url, f"lt{tag}{len(bots):06d}", t["name"], play, think=think, tally=tally,
+            n = len(bots)
+            if seeded is not None and n >= len(seeded.names):
+                raise RuntimeError(f"{len(seeded.names)} seeded accounts for more bots")
+            name = seeded.names[n] if seeded is not None else f"lt{tag}{n:06d}"
+            bot = LoadBot(url, name, t["name"], play, think=think, tally=tally,
+                          password=seeded.password if seeded is not None else None,
                           rng=random.Random(rng.random()), meter=meter, gate=gate)
+            bot.token = seeded.tokens[n] if seeded is not None else ""
+            bot.info = t
             bot.preferred = index + 1
             bots.append(bot)
     started = time.monotonic()
-    preparing = asyncio.gather(*(b.prepare() for b in bots))
-    while not preparing.done():
-        if progress:
-            _progress(f"registering {sum(bool(b.token) for b in bots)}/{len(bots)}, "
-                      f"{time.monotonic() - started:.0f} s")
-        await asyncio.wait([preparing], timeout=0.5)
-    await preparing
-    await asyncio.sleep(1.0)  # let the server settle (argon2 threads)
-    rss_before = rss_kib(server_pid) if server_pid else None
-    tasks = [asyncio.ensure_future(b.run()) for b in bots]
+    accounts_s: float | None = None
+    preparing: list[asyncio.Task[None]] = []
+    tasks: list[asyncio.Task[None]] = []
     try:
+        if any(not b.token for b in bots):
+            preparing = [asyncio.ensure_future(b.prepare()) for b in bots]
+            while not all(p.done() for p in preparing):
+                if progress:
+                    _progress(f"registering {sum(bool(b.token) for b in bots)}/{len(bots)}, "
+                              f"{time.monotonic() - started:.0f} s")
+                await asyncio.wait(preparing, timeout=0.5)
+            await asyncio.gather(*preparing)
+            accounts_s = time.monotonic() - started
+            await asyncio.sleep(1.0)  # let the server settle (argon2 threads)
+        rss_before = rss_kib(server_pid) if server_pid else None
+        connecting = time.monotonic()
+        tasks = [asyncio.ensure_future(b.run()) for b in bots]
         while sum(b.seat is not None for b in bots) < len(bots) or sum(b.connected for b in bots) < len(bots):
             failed = sum(t.done() for t in tasks)
             if failed:
                 raise RuntimeError(f"{failed} bots stopped while connecting: {_first_error(tasks)}")
             if progress:
                 _progress(f"connecting {sum(b.connected for b in bots)}/{len(bots)}, seated {tally.seated}, "
-                          f"{time.monotonic() - started:.0f} s")
+                          f"{time.monotonic() - connecting:.0f} s")
             await asyncio.sleep(0.5)
+        connect_s = time.monotonic() - connecting
+        if progress:
+            _progress(f"{len(bots)} bots connected and seated in {connect_s:.1f} s\n")
         warm_end = time.monotonic() + warmup
         while time.monotonic() < warm_end:
             if progress:
@@ -311,12 +408,14 @@ async def drive(
         hands, actions = tally.total_hands - hands0, tally.actions - actions0
         latencies = list(meter.latencies)
         failed = sum(t.done() for t in tasks)
+    except BaseException:
+        if on_abort is not None:
+            on_abort()
+        raise
     finally:
         if progress:
             print(file=sys.stderr)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await _stop_all(preparing + tasks)
     per_conn = None
     if rss_before is not None and rss_after is not None:
         per_conn = (rss_after - rss_before) / len(bots)
@@ -328,7 +427,21 @@ async def drive(
         max_ms=1000 * max(latencies, default=0.0), rss_before_kib=rss_before, rss_after_kib=rss_after,
         kib_per_connection=per_conn, errors=dict(tally.errors), unmatched_acted=meter.unmatched,
         failed_bots=failed, server_cpu=server_cpu, client_cpu=client_cpu,
+        accounts_s=accounts_s, connect_s=connect_s,
     )
+
+
+async def _stop_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the bots: each closes its connection (``close_timeout`` bounds the wait for the
+    server's answer); any still running a few seconds later is cancelled again."""
+    for task in tasks:
+        task.cancel()
+    if not tasks:
+        return
+    _, late = await asyncio.wait(tasks, timeout=3.0)
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def _first_error(tasks: list[asyncio.Task[None]]) -> str:
@@ -338,14 +451,40 @@ def _first_error(tasks: list[asyncio.Task[None]]) -> str:
     return "?"
 
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` after which the child gets SIGTERM when this process ends, however
+    it ends, SIGKILL included (Linux: prctl(PR_SET_PDEATHSIG)); None elsewhere. The signal
+    comes when the *thread* that started the child ends: start servers from the main thread."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:  # in the child, between fork and exec
+        prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGTERM))
+        if os.getppid() != parent:  # the parent died before prctl: no signal will come
+            os._exit(1)
+
+    return preexec
+
+
 class Spawned:
-    """A server subprocess on a free port, ready once /healthz answers."""
+    """A server subprocess on a free port, ready once /healthz answers. It never outlives
+    this process: it runs in a session of its own (a Ctrl-C at the terminal reaches only
+    the load test, which then stops it) and gets SIGTERM if the load test dies."""
 
     def __init__(self, command: list[str], port: int, log: Path) -> None:
         self.port = port
         self.log = log
         with log.open("ab") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True, preexec_fn=_die_with_parent())
 
     @property
     def url(self) -> str:
@@ -362,36 +501,50 @@ class Spawned:
             time.sleep(0.1)
         raise RuntimeError(f"the server did not become ready: {self.log.read_text()[-2000:]}")
 
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+    def stop(self, grace: float = 20.0) -> None:
+        """SIGTERM, then SIGKILL after ``grace`` seconds (or at another Ctrl-C); reaped."""
+        try:
+            if self.process.poll() is None:
+                self.process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.process.wait(timeout=grace)
+        finally:
+            if self.process.poll() is None:
                 self.process.kill()
-                self.process.wait()
+            self.process.wait()
 
 
-def start_room(folder: Path, tables: int, seats: int) -> Spawned:
+def _ready(server: Spawned, progress: bool) -> Spawned:
+    if progress:
+        _progress(f"server pid {server.process.pid} at {server.url}, starting\n")
+    try:
+        server.wait_ready()
+    except BaseException:
+        server.stop(grace=1.0)
+        raise
+    return server
+
+
+def room_database(folder: Path) -> str:
+    return f"sqlite:///{folder / 'load.db'}"
+
+
+def start_room(folder: Path, tables: int, seats: int, progress: bool = False) -> Spawned:
     config = folder / "load.toml"
     config.write_text(room_toml(tables, seats))
     port = free_port()
     command = [sys.executable, "-m", "pokerroom.cli", "serve", "--port", str(port),
-               "--db", f"sqlite:///{folder / 'load.db'}", "--config", str(config)]
-    server = Spawned(command, port, folder / "server.log")
-    server.wait_ready()
-    return server
+               "--db", room_database(folder), "--config", str(config)]
+    return _ready(Spawned(command, port, folder / "server.log"), progress)
 
 
-def start_baseline(folder: Path, tables: int, seats: int) -> Spawned:
+def start_baseline(folder: Path, tables: int, seats: int, progress: bool = False) -> Spawned:
     if not BASELINE.exists():
         raise RuntimeError(f"no baseline server at {BASELINE}")
     port = free_port()
     command = [sys.executable, str(BASELINE), "--port", str(port), "--tables", str(tables),
                "--seats", str(seats)]
-    server = Spawned(command, port, folder / "baseline.log")
-    server.wait_ready()
-    return server
+    return _ready(Spawned(command, port, folder / "baseline.log"), progress)
 
 
 def run(
@@ -406,38 +559,67 @@ def run(
     progress: bool = True,
     seed: int | None = None,
 ) -> Report:
-    """The whole load test, synchronously: servers started and stopped as needed."""
+    """The whole load test, synchronously: servers started and stopped as needed. Without
+    ``url`` the bots' accounts are seeded into the room's database before it starts.
+    KeyboardInterrupt at any point stops the servers (within about a second) and passes."""
     with tempfile.TemporaryDirectory(prefix="pokerroom-load-") as tmp:
         folder = Path(tmp)
-        server = None if url else start_room(folder, tables, per_table)
+        server: Spawned | None = None
+        seeded, seeding_s = None, 0.0
+        interrupted = True  # unless it ends or fails
         try:
+            if url is None:
+                began = time.monotonic()
+                if progress:
+                    _progress(f"seeding {tables * per_table} bot accounts")
+                seeded = asyncio.run(seed_accounts(room_database(folder), tables * per_table))
+                seeding_s = time.monotonic() - began
+                if progress:
+                    _progress(f"{len(seeded.names)} bot accounts seeded in {seeding_s:.1f} s\n")
+                server = start_room(folder, tables, per_table, progress)
             target = url.rstrip("/") if url else server.url  # type: ignore[union-attr]
             pid = server.process.pid if server else None
             report = asyncio.run(drive(target, tables, per_table, think=think, duration=duration,
-                                       warmup=warmup, server_pid=pid, progress=progress, seed=seed))
+                                       warmup=warmup, server_pid=pid, progress=progress, seed=seed,
+                                       seeded=seeded, on_abort=server.process.kill if server else None))
+            interrupted = False
+        except Exception:
+            interrupted = False
+            raise
         finally:
             if server is not None:
-                server.stop()
-                _check_log(server.log)
+                server.stop(grace=1.0 if interrupted else 20.0)
+                _check_log(server.log, full=not interrupted)
+        if seeded is not None:
+            report.accounts_s, report.seeded = seeding_s, True
         if baseline:
-            bare = start_baseline(folder, tables, per_table)
+            bare = start_baseline(folder, tables, per_table, progress)
+            interrupted = True
             try:
                 report.baseline = asyncio.run(drive(
                     bare.url, tables, per_table, think=think, duration=duration, warmup=warmup,
                     server_pid=bare.process.pid, target="baseline", progress=progress, seed=seed,
-                    concurrency=64,
+                    concurrency=64, on_abort=bare.process.kill,
                 ))
+                interrupted = False
+            except Exception:
+                interrupted = False
+                raise
             finally:
-                bare.stop()
+                bare.stop(grace=1.0 if interrupted else 20.0)
             if report.baseline.actions_per_s:
                 report.ratio_to_baseline = report.actions_per_s / report.baseline.actions_per_s
         return report
 
 
-def _check_log(log: Path) -> None:
+def _check_log(log: Path, full: bool = True) -> None:
     text = log.read_text() if log.exists() else ""
-    if "Traceback" in text:
+    if "Traceback" not in text:
+        return
+    if full:
         print(f"loadtest: the server logged errors:\n{text[-3000:]}", file=sys.stderr)
+    else:  # interrupted: a line, not the server's tracebacks
+        print(f"loadtest: the server had logged {text.count('Traceback')} errors", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:  # python -m pokerroom.bots.loadtest

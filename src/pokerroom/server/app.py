@@ -12,15 +12,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pokerroom.server import protocol as p
 from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError
@@ -37,9 +41,60 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def create_app(config: RoomConfig, database: str, schema: str | None = None) -> FastAPI:
+def create_app(config: RoomConfig, database: str, schema: str | None = None) -> ASGIApp:
+    """The room's ASGI application: /ws is served by a bare ASGI handler (every message
+    of every table goes through it, so it skips the framework's per-message layers);
+    everything else by FastAPI."""
     state: dict[str, Any] = {"ready": False}
+    api = _create_api(config, database, schema, state)
 
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await _websocket(state, scope, receive, send)
+        else:
+            await api(scope, receive, send)
+
+    return app
+
+
+def server_config(app: ASGIApp, host: str, port: int) -> Any:
+    """uvicorn's settings for the room: WebSocket frames up to 64 KiB, no per-message
+    compression (small JSON messages gain little from it and it cost ~8% of the server's
+    CPU under load), and keepalive pings at 20 s +-50% per connection, so connections
+    opened together do not all ping in the same instant (docs/performance.md)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws=_jittered_protocol(),
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
+
+
+def _jittered_protocol() -> Any:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class JitteredPings(WebSocketsSansIOProtocol):
+        def schedule_ping(self) -> None:
+            interval = self.ping_interval
+            if interval is None:
+                return
+            self.ping_interval = interval * (0.5 + secrets.randbelow(1001) / 1000)
+            try:
+                super().schedule_ping()
+            finally:
+                self.ping_interval = interval
+
+    return JitteredPings
+
+
+def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any]) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(database, schema)
@@ -84,7 +139,7 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
             raise AuthError("bad_json", "the body must be a JSON object", 400)
         return data
 
-    def token_of(request: Request | WebSocket) -> str | None:
+    def token_of(request: Request) -> str | None:
         header = request.headers.get("authorization", "")
         if header.lower().startswith("bearer "):
             return header[7:].strip()
@@ -164,49 +219,6 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
             raise AuthError("not_found", "no such hand among yours", 404)
         return hand_for(data, seat_of[account.id], suffix)
 
-    @app.websocket("/ws")
-    async def ws(socket: WebSocket) -> None:
-        await socket.accept()
-        account = await room().accounts.from_token(token_of(socket) or socket.query_params.get("token"))
-        conn = Connection(account.name if account else None, account.id if account else None)
-        conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
-        writer = asyncio.create_task(_writer(socket, conn))
-        bucket = TokenBucket(rate=20.0, burst=40.0)
-        try:
-            while not conn.overflowed:
-                frame = await socket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                raw = frame.get("text")
-                if raw is None:  # a binary frame
-                    conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
-                    continue
-                if len(raw.encode()) > p.MAX_MESSAGE_BYTES:
-                    conn.send(
-                        p.Error(code="too_big", message=f"messages are at most {p.MAX_MESSAGE_BYTES} bytes")
-                    )
-                    continue
-                if not bucket.take():
-                    conn.send(
-                        p.Error(code="rate_limited", message="too many messages: slow down", id=_id_of(raw))
-                    )
-                    continue
-                try:
-                    message = p.CLIENT.validate_json(raw)
-                except ValidationError as e:
-                    conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
-                    continue
-                await room().dispatch(conn, message)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            room().disconnected(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
-            with contextlib.suppress(Exception):
-                await socket.close()
-
     if WEB.is_dir():
         from fastapi.staticfiles import StaticFiles
 
@@ -217,14 +229,16 @@ def create_app(config: RoomConfig, database: str, schema: str | None = None) -> 
 def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
     """A stored hand as the player in ``seat`` may see it: his own cards, the board and
     the hands that reached the showdown (D6), and the openings that prove those cards
-    against the deal's commitment (fairness.py)."""
+    against the deal's commitment (fairness.py). The .phh and .txt texts are written now,
+    from the hand's snapshot (older hands kept each player's texts: those are served)."""
+    from pokerroom.server.histories import stored_text
+
     history = json.loads(data["history"])
-    private = history.pop("private")
-    view = private["views"][str(seat)]
     if suffix == "phh":
-        return PlainTextResponse(view["phh"], media_type="application/toml")
+        return PlainTextResponse(stored_text(history, seat, "phh"), media_type="application/toml")
     if suffix == "txt":
-        return PlainTextResponse(view["text"])
+        return PlainTextResponse(stored_text(history, seat, "txt"))
+    private = history.pop("private")
     own = private["holes"][str(seat)]
     record = history["record"]
     visible = set(record["board"]) | set(own)
@@ -237,12 +251,84 @@ def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
     return JSONResponse(history)
 
 
-async def _writer(socket: WebSocket, conn: Connection) -> None:
+async def _websocket(state: dict[str, Any], scope: Scope, receive: Receive, send: Send) -> None:
+    """One WebSocket connection (docs/protocol.md): the first message is ``welcome``; each
+    client message is checked (text, size, rate, schema) and handed to the room; what the
+    room queues for the connection is written by its own writer task, so a slow reader
+    never holds up a table."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    if not state["ready"]:
+        await send({"type": "websocket.close", "code": 1013, "reason": "the room is starting"})
+        return
+    await send({"type": "websocket.accept"})
+    room: Room = state["room"]
+    account = await room.accounts.from_token(_token(scope))
+    conn = Connection(account.name if account else None, account.id if account else None)
+    conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
+    writer = asyncio.create_task(_writer(send, conn))
+    bucket = TokenBucket(rate=20.0, burst=40.0)
+    try:
+        while not conn.overflowed:
+            frame = await receive()
+            if frame["type"] != "websocket.receive":  # websocket.disconnect
+                break
+            raw = frame.get("text")
+            if raw is None:  # a binary frame
+                conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
+                continue
+            if len(raw) > p.MAX_MESSAGE_BYTES or len(raw.encode()) > p.MAX_MESSAGE_BYTES:
+                too_big = f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"
+                conn.send(p.Error(code="too_big", message=too_big))
+                continue
+            if not bucket.take():
+                slow = "too many messages: slow down"
+                conn.send(p.Error(code="rate_limited", message=slow, id=_id_of(raw)))
+                continue
+            try:
+                message = p.CLIENT.validate_json(raw)
+            except ValidationError as e:
+                conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
+                continue
+            await room.dispatch(conn, message)
+    except OSError:  # the client went away while we wrote (uvicorn's ClientDisconnected)
+        pass
+    finally:
+        room.disconnected(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await send({"type": "websocket.close", "code": 1000})
+
+
+def _token(scope: Scope) -> str | None:
+    """The session token of a WebSocket handshake: ``Authorization: Bearer``, the session
+    cookie, or ``?token=``."""
+    cookie = ""
+    for key, value in scope.get("headers", ()):
+        if key == b"authorization":
+            header: str = value.decode("latin-1")
+            if header.lower().startswith("bearer "):
+                return header[7:].strip()
+        elif key == b"cookie":
+            cookie = value.decode("latin-1")
+    if cookie:
+        token = cookie_parser(cookie).get(COOKIE)
+        if token:
+            return token
+    query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
+    tokens = query.get("token")
+    return tokens[-1] if tokens else None
+
+
+async def _writer(send: Send, conn: Connection) -> None:
+    outbox = conn.outbox
     while True:
-        text = await conn.outbox.get()
-        await socket.send_text(text)
-        if conn.overflowed and conn.outbox.empty():
-            await socket.close(code=1008)
+        text = await outbox.get()
+        await send({"type": "websocket.send", "text": text})
+        if conn.overflowed and outbox.empty():
+            await send({"type": "websocket.close", "code": 1008, "reason": "too many unread messages"})
             return
 
 

@@ -4,6 +4,12 @@ Both writers take a complete engine ``Hand`` (players in PHH order: player 0 is 
 seat left of the button, heads-up player 0 is the big blind) with the players' ``names``
 and table ``seats`` in the same order. Nothing here does I/O.
 
+The server stores ``snapshot(hand)`` when a hand ends (plain JSON values, cheap to make)
+and writes a text only when a player asks for it: ``restore`` rebuilds a ``StoredHand``
+that the writers take in place of a ``Hand`` and that gives the same texts byte for byte;
+``stored_text`` does it all from a stored history (and serves the older ones that kept
+each player's texts).
+
 Hidden cards (D6, case 49): a player's hole cards are written only if ``reveal_all``, or
 he is the ``viewer`` (a player index), or he reached the showdown (shown or mucked: the
 previous-hand record reveals both). Cards folded before the showdown, and those of a
@@ -51,9 +57,11 @@ D6 reveals it: "X: doesn't show hand" and, in the summary, "mucked [..] and won"
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from typing import Any, Protocol
 
 from pokerroom.core.cards import Card
 from pokerroom.core.evaluator import (
@@ -73,19 +81,32 @@ from pokerroom.core.evaluator import (
 from pokerroom.core.events import (
     Acted,
     BoardDealt,
+    Event,
+    HandEnded,
     HoleDealt,
     Mucked,
     Posted,
     PotAwarded,
+    Reshuffled,
     Shown,
     StreetEnded,
     UncalledReturned,
 )
-from pokerroom.core.hand import Hand
 from pokerroom.core.phh import HandHistory, dumps
 from pokerroom.core.structures import Game, Structure
 
-__all__ = ["HistoryError", "hand_name", "to_phh", "to_pokerstars", "visible_players"]
+__all__ = [
+    "FinishedHand",
+    "HistoryError",
+    "StoredHand",
+    "hand_name",
+    "restore",
+    "snapshot",
+    "stored_text",
+    "to_phh",
+    "to_pokerstars",
+    "visible_players",
+]
 
 _LIVE_BLINDS = ("small_blind", "big_blind", "blind")
 
@@ -94,7 +115,43 @@ class HistoryError(ValueError):
     """A hand history that cannot be written (a live hand, names or seats that do not fit)."""
 
 
-def visible_players(hand: Hand, viewer: int | None = None, reveal_all: bool = False) -> set[int]:
+class FinishedHand(Protocol):
+    """What the writers read of a hand: a core ``Hand``, or a ``StoredHand`` rebuilt from
+    its ``snapshot``."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def events(self) -> Sequence[Event]: ...
+    @property
+    def holes(self) -> Sequence[Sequence[Card]]: ...
+    @property
+    def face_up(self) -> Sequence[Sequence[bool]]: ...
+    @property
+    def board(self) -> Sequence[Card]: ...
+    @property
+    def starting_stacks(self) -> Sequence[int]: ...
+    @property
+    def stacks(self) -> Sequence[int]: ...
+    @property
+    def winnings(self) -> Sequence[int]: ...
+    @property
+    def folded(self) -> Sequence[bool]: ...
+    @property
+    def reached_showdown(self) -> AbstractSet[int]: ...
+    @property
+    def shown(self) -> AbstractSet[int]: ...
+    @property
+    def mucked(self) -> AbstractSet[int]: ...
+    @property
+    def big_blind_position(self) -> int: ...
+    @property
+    def complete(self) -> bool: ...
+
+
+def visible_players(hand: FinishedHand, viewer: int | None = None, reveal_all: bool = False) -> set[int]:
     """The players whose hole cards a history written for ``viewer`` shows (D6)."""
     if reveal_all:
         return set(range(hand.n))
@@ -104,7 +161,7 @@ def visible_players(hand: Hand, viewer: int | None = None, reveal_all: bool = Fa
     return shown
 
 
-def _check(hand: Hand, names: Sequence[str], seats: Sequence[int], viewer: int | None) -> None:
+def _check(hand: FinishedHand, names: Sequence[str], seats: Sequence[int], viewer: int | None) -> None:
     if not hand.complete:
         raise HistoryError("a hand history is written once the hand is over")
     if len(names) != hand.n or len(seats) != hand.n:
@@ -139,7 +196,7 @@ class _Forced:
     standard: bool  # the big and small blinds sit where PHH puts them
 
 
-def _forced(hand: Hand) -> _Forced:
+def _forced(hand: FinishedHand) -> _Forced:
     game, n = hand.game, hand.n
     antes, dead, blinds, extra_live = [0] * n, [0] * n, [0] * n, [0] * n
     broke = [False] * n  # all in on an ante or a dead blind
@@ -180,7 +237,7 @@ def _when(started_at: float) -> datetime.datetime:
     return datetime.datetime.fromtimestamp(started_at, tz=datetime.UTC).replace(microsecond=0)
 
 
-def _phh_actions(hand: Hand, visible: set[int]) -> list[str]:
+def _phh_actions(hand: FinishedHand, visible: set[int]) -> list[str]:
     n = hand.n
     first = 3 if hand.game.stud_game else 2  # cards of the first deal
     pending: list[list[Card | None]] = [[] for _ in range(n)]
@@ -226,7 +283,7 @@ def _phh_actions(hand: Hand, visible: set[int]) -> list[str]:
 
 
 def to_phh(
-    hand: Hand,
+    hand: FinishedHand,
     *,
     names: Sequence[str],
     seats: Sequence[int],
@@ -333,7 +390,7 @@ def _all_in(e: Acted | Posted) -> str:
     return " and is all-in" if e.all_in else ""
 
 
-def _post_lines(hand: Hand, name: Sequence[str]) -> list[str]:
+def _post_lines(hand: FinishedHand, name: Sequence[str]) -> list[str]:
     order = {"ante": 0, "small_blind": 1, "big_blind": 2}  # the small blind first, heads-up too
     posted = sorted((e for e in hand.events if type(e) is Posted), key=lambda e: order.get(e.kind, 3))
     dead = {e.player: e.amount for e in posted if e.kind == "dead"}
@@ -367,7 +424,7 @@ def _pot_names(count: int) -> list[str]:
 class _Writer:
     """One pass over the hand's events, PokerStars style."""
 
-    def __init__(self, hand: Hand, names: Sequence[str], dealt_shown: set[int]) -> None:
+    def __init__(self, hand: FinishedHand, names: Sequence[str], dealt_shown: set[int]) -> None:
         self.hand = hand
         self.names = names
         self.dealt_shown = dealt_shown  # whose down cards the deal lines show
@@ -488,7 +545,7 @@ class _Writer:
             self.lines.append(f"{who}: times out and is all-in protected")
 
 
-def _showdown_order(hand: Hand) -> list[int]:
+def _showdown_order(hand: FinishedHand) -> list[int]:
     order: list[int] = []
     for e in hand.events:
         if (type(e) is Shown or type(e) is Mucked) and e.player not in order:
@@ -498,7 +555,7 @@ def _showdown_order(hand: Hand) -> list[int]:
 
 
 def to_pokerstars(
-    hand: Hand,
+    hand: FinishedHand,
     *,
     names: Sequence[str],
     seats: Sequence[int],
@@ -537,7 +594,7 @@ def to_pokerstars(
     described: dict[int, str] = {}
     showdown = _showdown_order(hand) if hand.reached_showdown else []
     for p in showdown:
-        cards = hand.holes[p] + hand.board
+        cards = [*hand.holes[p], *hand.board]
         described[p] = hand_name(cards) if len(cards) >= 5 else ""
     if showdown:
         lines.append("*** SHOW DOWN ***")
@@ -588,7 +645,7 @@ def to_pokerstars(
     return "\n".join(lines) + "\n"
 
 
-def _position_tags(hand: Hand, seats: Sequence[int], button_seat: int) -> list[str]:
+def _position_tags(hand: FinishedHand, seats: Sequence[int], button_seat: int) -> list[str]:
     tags = [""] * hand.n
     if hand.game.stud_game:
         return tags
@@ -599,3 +656,200 @@ def _position_tags(hand: Hand, seats: Sequence[int], button_seat: int) -> list[s
         if type(e) is Posted and e.kind in ("small_blind", "big_blind"):
             tags[e.player] += " (small blind)" if e.kind == "small_blind" else " (big blind)"
     return tags
+
+
+# ---------------------------------------------------------------------------- snapshots
+#
+# The server does not write the texts when a hand ends: it stores ``snapshot(hand)``, the
+# hand's JSON-ready facts, and writes the .phh or .txt a reader may see when he asks for it
+# (``stored_text``). A snapshot holds everything the writers read:
+#
+#   {"v": 1, "game": {Game's fields, "structure": "NL"}, "n", "big_blind_position",
+#    "starting_stacks", "stacks", "winnings", "folded", "holes": ["AsKd", ...],
+#    "face_up": [[false, false, true], ...], "board": "KsQs4c", "reached_showdown",
+#    "shown", "mucked" (sorted player lists), "complete", "events": [[tag, fields...]]}
+#
+# Each event is its tag and its fields in order, cards as text ("As", "KsQs4c"):
+# "post", "hole", "board", "act", "uncalled", "street", "show", "muck", "pot", "end",
+# "reshuffle". ``restore`` rebuilds the same core events and Game as a ``StoredHand``.
+
+SNAPSHOT_VERSION = 1
+
+
+def _card_text(cards: Iterable[Card]) -> str:
+    return "".join(map(str, cards))
+
+
+def _parse_text(text: str) -> tuple[Card, ...]:
+    return tuple(Card(text[i:i + 2]) for i in range(0, len(text), 2))
+
+
+@lru_cache(maxsize=256)
+def _game_fields(game: Game) -> tuple[tuple[str, Any], ...]:
+    return tuple(
+        (f.name, getattr(game, f.name).value if f.name == "structure" else getattr(game, f.name))
+        for f in fields(game)
+    )
+
+
+@lru_cache(maxsize=256)
+def _game_of(items: tuple[tuple[str, Any], ...]) -> Game:
+    values = dict(items)
+    values["structure"] = Structure(values["structure"])
+    return Game(**values)
+
+
+def _encode_event(e: Event) -> list[Any]:
+    t = type(e)
+    if t is HoleDealt:
+        assert isinstance(e, HoleDealt)
+        return ["hole", e.player, None if e.card is None else str(e.card), e.face_up]
+    if t is Acted:
+        return ["act", *e]
+    if t is Posted:
+        return ["post", *e]
+    if t is BoardDealt:
+        assert isinstance(e, BoardDealt)
+        return ["board", e.street, _card_text(e.cards)]
+    if t is StreetEnded:
+        return ["street", *e]
+    if t is UncalledReturned:
+        return ["uncalled", *e]
+    if t is Shown:
+        assert isinstance(e, Shown)
+        return ["show", e.player, _card_text(e.cards), e.forced]
+    if t is Mucked:
+        assert isinstance(e, Mucked)
+        return ["muck", e.player, _card_text(e.cards)]
+    if t is PotAwarded:
+        assert isinstance(e, PotAwarded)
+        return ["pot", e.pot, e.amount, list(e.eligible), list(e.winners), list(e.shares), e.value]
+    if t is HandEnded:
+        assert isinstance(e, HandEnded)
+        return ["end", list(e.stacks), list(e.net)]
+    if t is Reshuffled:
+        return ["reshuffle", *e]
+    raise HistoryError(f"no snapshot for the event {e!r}")
+
+
+def _decode_event(row: Sequence[Any]) -> Event:
+    tag = row[0]
+    if tag == "hole":
+        _, player, card, face_up = row
+        return HoleDealt(player, None if card is None else Card(card), face_up)
+    if tag == "act":
+        return Acted(*row[1:])
+    if tag == "post":
+        return Posted(*row[1:])
+    if tag == "board":
+        return BoardDealt(row[1], _parse_text(row[2]))
+    if tag == "street":
+        return StreetEnded(*row[1:])
+    if tag == "uncalled":
+        return UncalledReturned(*row[1:])
+    if tag == "show":
+        return Shown(row[1], _parse_text(row[2]), row[3])
+    if tag == "muck":
+        return Mucked(row[1], _parse_text(row[2]))
+    if tag == "pot":
+        _, pot, amount, eligible, winners, shares, value = row
+        return PotAwarded(pot, amount, tuple(eligible), tuple(winners), tuple(shares), value)
+    if tag == "end":
+        return HandEnded(tuple(row[1]), tuple(row[2]))
+    if tag == "reshuffle":
+        return Reshuffled(*row[1:])
+    raise HistoryError(f"unknown event {tag!r} in a hand snapshot")
+
+
+def snapshot(hand: FinishedHand) -> dict[str, Any]:
+    """The hand as plain JSON values (lists, strings, numbers): everything ``to_phh`` and
+    ``to_pokerstars`` read, for ``restore`` to rebuild. Cheap: no text is written."""
+    return {
+        "v": SNAPSHOT_VERSION,
+        "game": dict(_game_fields(hand.game)),
+        "n": hand.n,
+        "big_blind_position": hand.big_blind_position,
+        "starting_stacks": list(hand.starting_stacks),
+        "stacks": list(hand.stacks),
+        "winnings": list(hand.winnings),
+        "folded": list(hand.folded),
+        "holes": [_card_text(h) for h in hand.holes],
+        "face_up": [list(f) for f in hand.face_up],
+        "board": _card_text(hand.board),
+        "reached_showdown": sorted(hand.reached_showdown),
+        "shown": sorted(hand.shown),
+        "mucked": sorted(hand.mucked),
+        "complete": hand.complete,
+        "events": [_encode_event(e) for e in hand.events],
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """A finished hand rebuilt from its ``snapshot``: read-only, and what the writers need
+    of a ``Hand`` (the same core events, cards and Game)."""
+
+    game: Game
+    n: int
+    events: tuple[Event, ...]
+    holes: tuple[tuple[Card, ...], ...]
+    face_up: tuple[tuple[bool, ...], ...]
+    board: tuple[Card, ...]
+    starting_stacks: tuple[int, ...]
+    stacks: tuple[int, ...]
+    winnings: tuple[int, ...]
+    folded: tuple[bool, ...]
+    reached_showdown: frozenset[int]
+    shown: frozenset[int]
+    mucked: frozenset[int]
+    big_blind_position: int
+    complete: bool
+
+
+def restore(data: Mapping[str, Any]) -> StoredHand:
+    """The hand a ``snapshot`` (or its JSON read back) describes."""
+    if data.get("v") != SNAPSHOT_VERSION:
+        raise HistoryError(f"a hand snapshot of version {data.get('v')!r}, not {SNAPSHOT_VERSION}")
+    return StoredHand(
+        game=_game_of(tuple(data["game"].items())),
+        n=data["n"],
+        events=tuple(_decode_event(row) for row in data["events"]),
+        holes=tuple(_parse_text(h) for h in data["holes"]),
+        face_up=tuple(tuple(f) for f in data["face_up"]),
+        board=_parse_text(data["board"]),
+        starting_stacks=tuple(data["starting_stacks"]),
+        stacks=tuple(data["stacks"]),
+        winnings=tuple(data["winnings"]),
+        folded=tuple(data["folded"]),
+        reached_showdown=frozenset(data["reached_showdown"]),
+        shown=frozenset(data["shown"]),
+        mucked=frozenset(data["mucked"]),
+        big_blind_position=data["big_blind_position"],
+        complete=data["complete"],
+    )
+
+
+def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
+    """The ``kind`` ("phh" or "txt") text of a hand the server stored (its ``history``
+    JSON read back, with "private"), as the player in ``seat`` may see it, or the public
+    text (``seat`` None). Histories written before snapshots keep each player's texts in
+    "private.views"; their public texts are in the hands table's phh and text columns."""
+    if kind not in ("phh", "txt"):
+        raise HistoryError(f"no {kind!r} text: 'phh' or 'txt'")
+    private = history["private"]
+    if "hand" not in private:  # an older history, its texts written at the end of the hand
+        if seat is None or "views" not in private:
+            raise HistoryError("this history keeps no text for this reader")
+        return str(private["views"][str(seat)]["phh" if kind == "phh" else "text"])
+    seats = [p["seat"] for p in history["players"]]
+    names = [p["name"] for p in history["players"]]
+    if seat is not None and seat not in seats:
+        raise HistoryError(f"seat {seat!r} did not play this hand")
+    viewer = None if seat is None else seats.index(seat)
+    hand = restore(private["hand"])
+    if kind == "phh":
+        return to_phh(hand, names=names, seats=seats, table=history["table"], number=history["number"],
+                      viewer=viewer, started_at=history["started_at"])
+    return to_pokerstars(hand, names=names, seats=seats, table=history["table"], number=history["number"],
+                         button_seat=private["button_seat"], started_at=history["started_at"],
+                         viewer=viewer, max_seats=private["max_seats"])

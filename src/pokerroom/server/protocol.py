@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL = 1
+PROTOCOL = 2
 MAX_MESSAGE_BYTES = 4096
 
 TableName = Annotated[str, Field(min_length=1, max_length=64)]
@@ -176,13 +176,18 @@ class Snapshot(_Message):
     view: dict[str, Any]
 
 
-class EventMessage(_Message):
-    """One table event as this viewer may see it; versions rise by one per table."""
+class VersionedEvent(_Message):
+    version: int  # rises by one per table
+    event: dict[str, Any]  # {"type": "Acted", ...}
 
-    type: Literal["event"] = "event"
+
+class EventsMessage(_Message):
+    """Table events in order, as this viewer may see them: everything one command or one
+    tick of the table's clock caused (a deal is one message, not one per card)."""
+
+    type: Literal["events"] = "events"
     table: str
-    version: int
-    event: dict[str, Any]
+    events: list[VersionedEvent]
 
 
 class YourTurn(_Message):
@@ -232,7 +237,7 @@ ServerMessage = Annotated[
     | Ok
     | Error
     | Snapshot
-    | EventMessage
+    | EventsMessage
     | YourTurn
     | LobbyList
     | PreviousHandRecord

@@ -49,9 +49,10 @@ class Room:
         while True:  # at most one lobby update a second
             await self._lobby_dirty.wait()
             self._lobby_dirty.clear()
-            message = p.LobbyList(tables=self.tables())
-            for conn in list(self.lobby):
-                conn.send(message)
+            if self.lobby:  # nobody watching: a newcomer gets the list when he asks
+                text = p.LobbyList(tables=self.tables()).model_dump_json()
+                for conn in list(self.lobby):
+                    conn.send(text)
             await asyncio.sleep(1.0)
 
     async def dispatch(self, conn: Connection, message: Any) -> None:

@@ -22,9 +22,9 @@ from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.events import PotAwarded, audience, redact
 from pokerroom.server import protocol as p
 from pokerroom.server.fairness import commit, opening
-from pokerroom.server.histories import to_phh, to_pokerstars
+from pokerroom.server.histories import snapshot
 from pokerroom.server.store import StoreError
-from pokerroom.server.wire import event_json, jsonable, record_json
+from pokerroom.server.wire import event_item, events_text, jsonable, record_json
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import AnyEvent, HandFinished, HandStarted, Left, TurnStarted
 from pokerroom.table.view import table_view
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pokerroom.table")
 _RANDOM = secrets.SystemRandom()
-LOG_SIZE = 4000  # events kept per table for clients that reconnect
+_CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
+LOG_SIZE = 1500  # events kept per table for clients that reconnect (20-30 hands at 6-max)
 
 
 class DeckCommitted(NamedTuple):
@@ -62,20 +63,27 @@ class Connection:
     overflowed: bool = False
     snapshots: set[str] = field(default_factory=set)  # tables it wants a snapshot after each batch of
 
-    def send(self, message: BaseModel) -> None:
+    def send(self, message: BaseModel | str) -> None:
+        """Queue a message (a model, or its JSON text already made) for the writer."""
         if self.overflowed:
             return
         try:
-            self.outbox.put_nowait(message.model_dump_json())
+            self.outbox.put_nowait(message if type(message) is str else message.model_dump_json())  # type: ignore[union-attr]
         except asyncio.QueueFull:  # a client that does not read: the connection is closed
             self.overflowed = True
 
 
-@dataclass
+@dataclass(slots=True)
 class _Entry:
     version: int
     event: Any
     owner: str | None  # the player a private event belongs to
+
+
+def _release(waiter: asyncio.Future[None] | None) -> None:
+    """Wake a table task sleeping on ``waiter`` (a command came, or its clock is due)."""
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
 
 
 def secure_deck() -> list[Card]:
@@ -90,7 +98,8 @@ class TableRunner:
         self.name = config.name
         self.room = room
         self.table = Table(config)
-        self.queue: asyncio.Queue[tuple[Connection | None, Any, asyncio.Future[None]]] = asyncio.Queue()
+        self.inbox: deque[tuple[Connection | None, Any, asyncio.Future[None]]] = deque()
+        self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
         self.version = 0
         self.log: deque[_Entry] = deque(maxlen=LOG_SIZE)
         self.watchers: set[Connection] = set()
@@ -104,20 +113,28 @@ class TableRunner:
         self._finished: deque[float] = deque(maxlen=500)
         self._pots: deque[int] = deque(maxlen=50)
         self.task: asyncio.Task[None] | None = None
+        self._summary: dict[str, Any] | None = None  # the lobby line, while it holds
+        self._summary_at = 0.0
 
     # ------------------------------------------------------------------ outside
 
     def submit(self, conn: Connection | None, message: Any) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((conn, message, done))
+        self.inbox.append((conn, message, done))
+        _release(self._waiter)
         return done
 
     def summary(self) -> dict[str, Any]:
-        table = self.table
+        """The table's lobby line, made again only after the table changed (or a minute on,
+        for the hands per hour): the lobby asks for every table each second."""
         now = time.time()
+        if self._summary is not None and now - self._summary_at < 60:
+            return self._summary
+        table = self.table
         recent = [t for t in self._finished if t > now - 3600]
         now_game, next_game, left = table.schedule()
-        return {
+        self._summary_at = now
+        self._summary = {
             "name": self.name,
             "game": now_game,
             "next_game": next_game,
@@ -133,18 +150,29 @@ class TableRunner:
             "hands_per_hour": len(recent),
             "hands": table.hand_number,
         }
+        return self._summary
 
     # ------------------------------------------------------------------ the task
 
     async def run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            wake = self._wake_at()
-            timeout = None if wake is None else max(0.0, wake - time.time())
-            item = None
-            with contextlib.suppress(TimeoutError):
-                item = await asyncio.wait_for(self.queue.get(), timeout)
-            if item is not None:
-                conn, message, done = item
+            if not self.inbox:  # sleep until a command comes or the clock is due
+                wake = self._wake_at()
+                delay = None if wake is None else wake - time.time()
+                if delay is None or delay > 0:
+                    self._waiter = waiter = loop.create_future()
+                    timer = None if delay is None else loop.call_later(delay, _release, waiter)
+                    try:
+                        await waiter
+                    finally:
+                        self._waiter = None
+                        if timer is not None:
+                            timer.cancel()
+                else:  # due now: still let the other tasks run first
+                    await asyncio.sleep(0)
+            if self.inbox:
+                conn, message, done = self.inbox.popleft()
                 try:
                     await self._handle(conn, message)
                 except (TableError, StoreError) as e:
@@ -279,9 +307,9 @@ class TableRunner:
             and since <= self.version
             and ((self.log and self.log[0].version <= since + 1) or since == self.version)
         ):
-            for entry in self.log:
-                if entry.version > since:
-                    self._send_entry(conn, entry)
+            missed = [self._item(conn, entry) for entry in self.log if entry.version > since]
+            if missed:
+                conn.send(events_text(self.name, missed))
             if self.name in conn.snapshots:  # a client drawing views gets the view too
                 conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
         else:
@@ -300,6 +328,7 @@ class TableRunner:
         if not events:
             return
         table = self.table
+        self._summary = None
         out: list[Any] = []
         for e in events:
             kind = type(e)
@@ -316,16 +345,34 @@ class TableRunner:
                 account = self.accounts.pop(e.player)
                 await self.room.store.cash_out(self.name, account, e.stack)
             out.append(e)
+        # one ``events`` message per watcher: the same text for all but the owners of
+        # private events (hole cards), who each get theirs
+        public: list[str] = []  # the items as everybody else sees them
+        own: dict[str, list[str]] = {}  # owner -> his items, where they differ
         for e in out:
             self.version += 1
-            who = audience(e) if type(e).__module__ == "pokerroom.core.events" else None
-            owner = table.seats[who].player if who is not None and who in table.seats else None
-            entry = _Entry(self.version, e, owner if who is not None else None)
-            if who is not None and owner is None:
-                entry.owner = "\x00nobody"  # a seat left empty: nobody may see it
-            self.log.append(entry)
-            for conn in list(self.watchers):
-                self._send_entry(conn, entry)
+            version = self.version
+            who = audience(e) if type(e).__module__ == _CORE_EVENTS else None
+            if who is None:
+                self.log.append(_Entry(version, e, None))
+                item = event_item(version, e)
+                public.append(item)
+                for items in own.values():
+                    items.append(item)
+                continue
+            owner = table.seats[who].player if who in table.seats else None
+            # a seat left empty: nobody may see the card
+            self.log.append(_Entry(version, e, "\x00nobody" if owner is None else owner))
+            hidden = event_item(version, redact(e))
+            for player, items in own.items():
+                items.append(hidden if player != owner else event_item(version, e))
+            if owner is not None and owner not in own:
+                own[owner] = [*public, event_item(version, e)]
+            public.append(hidden)
+        everyone = events_text(self.name, public)
+        texts = {player: events_text(self.name, items) for player, items in own.items()}
+        for conn in list(self.watchers):
+            conn.send(texts.get(conn.player, everyone) if conn.player is not None else everyone)
         for conn in list(self.watchers):
             if self.name in conn.snapshots:
                 conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
@@ -335,11 +382,13 @@ class TableRunner:
         if any(type(e).__name__ in ("Seated", "Left", "HandFinished") for e in out):
             self.room.lobby_changed()
 
-    def _send_entry(self, conn: Connection, entry: _Entry) -> None:
+    @staticmethod
+    def _item(conn: Connection, entry: _Entry) -> str:
+        """A logged event again, as ``conn`` may see it (``subscribe`` with ``since``)."""
         event = entry.event
         if entry.owner is not None and entry.owner != conn.player:
             event = redact(event)
-        conn.send(p.EventMessage(table=self.name, version=entry.version, event=event_json(event)))
+        return event_item(entry.version, event)
 
     def _send_turn(self, conn: Connection) -> None:
         table = self.table
@@ -378,37 +427,11 @@ class TableRunner:
         assert hand is not None and plan is not None and record is not None and self.hand_id is not None
         names = [table.seats[s].player if s in table.seats else record.player(s).player for s in plan.seats]
         accounts = [self.accounts[n] for n in names]
-        started = self._started_at
-
-        def render(viewer: int | None) -> tuple[str, str]:
-            phh = to_phh(
-                hand,
-                names=names,
-                seats=plan.seats,
-                table=self.name,
-                number=finished.number,
-                viewer=viewer,
-                started_at=started,
-            )
-            text = to_pokerstars(
-                hand,
-                names=names,
-                seats=plan.seats,
-                table=self.name,
-                number=finished.number,
-                button_seat=plan.positions.button,
-                started_at=started,
-                viewer=viewer,
-                max_seats=self.config.seats,
-            )
-            return phh, text
-
-        phh, text = render(None)
         deal, deck = self._deal_commitment, self._deck
         history = {
             "table": self.name,
             "number": finished.number,
-            "started_at": started,
+            "started_at": self._started_at,
             "commitment": deal.commitment,
             "leaves": list(deal.leaves),
             "players": [{"seat": s, "name": n} for s, n in zip(plan.seats, names, strict=True)],
@@ -417,25 +440,24 @@ class TableRunner:
             "private": {
                 "openings": [opening(deal, deck, i) for i in range(len(deck))],
                 "holes": {str(s): [str(c) for c in hand.holes[i]] for i, s in enumerate(plan.seats)},
-                "views": {
-                    str(s): dict(zip(("phh", "text"), render(i), strict=True))
-                    for i, s in enumerate(plan.seats)
-                },
+                # no text is written now: the .phh and .txt each player may see are written
+                # from the hand's snapshot when he asks (histories.stored_text)
+                "hand": snapshot(hand),
+                "button_seat": plan.positions.button,
+                "max_seats": self.config.seats,
             },
         }
         results = [
             (a, net, stack)
             for a, (_, net), (_, stack) in zip(accounts, finished.net, finished.stacks, strict=True)
         ]
-        await self.room.store.finish_hand(
+        await self.room.store.finish_hand(  # the hands row's phh and text columns stay NULL
             self.hand_id,
             self.name,
             results,
             salt="",
             deck="".join(str(c) for c in deck),
             history=json.dumps(history),
-            phh=phh,
-            text=text,
         )
         self._finished.append(time.time())
         self._pots.append(sum(e.amount for e in hand.events if type(e) is PotAwarded))

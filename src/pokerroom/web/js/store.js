@@ -152,8 +152,10 @@ export class Room extends EventTarget {
       case "snapshot":
         this.onSnapshot(m);
         break;
-      case "event":
-        this.onEvent(m);
+      case "events": // everything one command or tick caused, in order
+        for (const item of m.events) {
+          this.onEvent({ table: m.table, version: item.version, event: item.event });
+        }
         break;
       case "your_turn": {
         const ts = this.tables.get(m.table);
