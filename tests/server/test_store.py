@@ -9,7 +9,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
+from sqlalchemy.exc import IntegrityError
 
 from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats
 from pokerroom.server.store import Store, StoreError, balance_book, table_book
@@ -313,5 +314,45 @@ def test_top_up_without_a_seat_is_refused(database: Database) -> None:
             await store.top_up("NL", ann.id, 100)
         assert await balance(store, ann.id) == 1_000
         assert await audit(store) == {"balances": 1_000, "seats": 0, "granted": 1_000, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+def test_hands_of_many_tables_share_commits_and_a_bad_write_fails_alone(database: Database) -> None:
+    """The journal: hand writes queued together are committed together (one transaction
+    for the lot); when one of them is refused (here a player who does not exist), the
+    others are written one by one and only that one fails."""
+
+    async def body(store: Store) -> None:
+        ids = [(await store.create_account(f"J{k}", "h", 1_000)).id for k in range(6)]
+        for k, account in enumerate(ids):
+            await store.buy_in(f"T{k // 2}", k % 2 + 1, account, 200)
+        commits = 0
+
+        def counted(*_: Any) -> None:
+            nonlocal commits
+            commits += 1
+
+        event.listen(store.engine.sync_engine, "commit", counted)
+        good = [store.start_hand(f"T{t}", 1, "NL 1/2", "c" * 64, [(ids[2 * t], 1), (ids[2 * t + 1], 2)])
+                for t in range(3)]
+        started = await asyncio.gather(*good)
+        assert len(set(started)) == 3 and commits == 1  # three hands, one commit
+        bad = store.start_hand("T9", 1, "NL 1/2", "c" * 64, [(10_000_000, 1)])
+        again = store.start_hand("T0", 2, "NL 1/2", "c" * 64, [(ids[0], 1), (ids[1], 2)])
+        outcome = await asyncio.gather(bad, again, return_exceptions=True)
+        assert isinstance(outcome[0], IntegrityError) and isinstance(outcome[1], int)
+        finishes = [
+            finish(store, hand_id, f"T{t}", [(ids[2 * t], 5, 205), (ids[2 * t + 1], -5, 195)])
+            for t, hand_id in enumerate(started)
+        ]
+        commits = 0
+        await asyncio.gather(*finishes)
+        assert commits == 1
+        for hand_id in started:
+            assert (await store.hand(hand_id) or {})["status"] == "complete"
+        assert (await store.hand(int(outcome[1])) or {})["status"] == "playing"
+        assert await store.totals() == {"balances": 4_800, "seats": 1_200, "granted": 6_000, "ledger_sum": 0}
+        assert {s[3] for s in await seat_rows(store)} == {205, 195}
 
     with_store(database, body)

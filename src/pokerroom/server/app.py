@@ -78,7 +78,10 @@ def server_config(app: ASGIApp, host: str, port: int) -> Any:
 
 
 def _jittered_protocol() -> Any:
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # an older uvicorn: its default protocol, pings unjittered
+        return "auto"
 
     class JitteredPings(WebSocketsSansIOProtocol):
         def schedule_ping(self) -> None:
@@ -258,10 +261,10 @@ async def _websocket(state: dict[str, Any], scope: Scope, receive: Receive, send
     never holds up a table."""
     if (await receive())["type"] != "websocket.connect":
         return
+    await send({"type": "websocket.accept"})
     if not state["ready"]:
         await send({"type": "websocket.close", "code": 1013, "reason": "the room is starting"})
         return
-    await send({"type": "websocket.accept"})
     room: Room = state["room"]
     account = await room.accounts.from_token(_token(scope))
     conn = Connection(account.name if account else None, account.id if account else None)
@@ -309,7 +312,7 @@ def _token(scope: Scope) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == b"authorization":
             header: str = value.decode("latin-1")
-            if header.lower().startswith("bearer "):
+            if header.lower().startswith("bearer ") and header[7:].strip():
                 return header[7:].strip()
         elif key == b"cookie":
             cookie = value.decode("latin-1")

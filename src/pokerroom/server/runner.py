@@ -379,6 +379,7 @@ class TableRunner:
         if any(type(e) is TurnStarted for e in out):
             for conn in list(self.watchers):
                 self._send_turn(conn)
+        self._summary = None  # again: the lobby may have asked while the store worked
         if any(type(e).__name__ in ("Seated", "Left", "HandFinished") for e in out):
             self.room.lobby_changed()
 

@@ -410,23 +410,39 @@ class Store:
             await asyncio.sleep(self.journal_wait)  # company for the first write
             batch, self._queued = self._queued, []
             try:
-                async with self._writing() as conn:
-                    results = await _apply(conn, [op for op, _ in batch])
-            except Exception:  # one at a time, so that a bad write fails alone
-                for op, done in batch:
-                    try:
-                        async with self._writing() as conn:
-                            (result,) = await _apply(conn, [op])
-                    except Exception as e:
-                        if not done.done():
-                            done.set_exception(e)
-                    else:
-                        if not done.done():
-                            done.set_result(result)
-            else:
-                for (_, done), result in zip(batch, results, strict=True):
+                await self._write_batch(batch)
+            finally:  # cancelled (the room stops): nobody waits for ever
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(StoreError("unavailable", "the room's database stopped"))
+
+    async def _write_batch(self, batch: list[tuple[_HandStart | _HandFinish, asyncio.Future[Any]]]) -> None:
+        applied = False  # every statement ran: a failure now is in the commit itself
+        try:
+            async with self._writing() as conn:
+                results = await _apply(conn, [op for op, _ in batch])
+                applied = True
+        except Exception as e:
+            if applied:  # the commit may have happened: retrying could write twice
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(e)
+                return
+            # rolled back: one at a time, so that a bad write fails alone
+            for op, done in batch:
+                try:
+                    async with self._writing() as conn:
+                        (result,) = await _apply(conn, [op])
+                except Exception as e:
+                    if not done.done():
+                        done.set_exception(e)
+                else:
                     if not done.done():
                         done.set_result(result)
+        else:
+            for (_, done), result in zip(batch, results, strict=True):
+                if not done.done():
+                    done.set_result(result)
 
     async def hand(self, hand_id: int) -> dict[str, Any] | None:
         async with self.engine.connect() as conn:

@@ -14,6 +14,7 @@ from typing import Any
 from pokerroom.core.cards import Card
 
 _SCALARS = frozenset({int, str, bool, float, type(None)})
+# compact; non-ASCII escaped, so no text can break a frame's UTF-8
 _encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
@@ -50,12 +51,6 @@ def record_json(record: Any) -> dict[str, Any]:
     data: dict[str, Any] = jsonable(record)
     data["events"] = [event_json(e) for e in record.events]
     return data
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text (what the WebSocket carries); non-ASCII is escaped, so a lone
-    surrogate in a chat line cannot break the frame's UTF-8."""
-    return _encode(value)
 
 
 def event_item(version: int, event: Any) -> str:
