@@ -284,10 +284,10 @@ class Client:
         match = is_event(table, *kinds)
         return [m for m in self.messages if match(m)]
 
-    def hole_cards(self, table: str, number: int) -> list[str | None]:
-        """The cards of this player's HoleDealt events in hand ``number`` of ``table``, in
-        the order dealt (as this connection received them)."""
-        seat, cards, inside = self.seats.get(table), [], False
+    def hole_dealt(self, table: str, number: int) -> list[Message]:
+        """This player's HoleDealt events in hand ``number`` of ``table``, in the order
+        dealt (as this connection received them)."""
+        seat, dealt, inside = self.seats.get(table), [], False
         for m in self.events(table):
             e = m["event"]
             if e["type"] == "HandStarted":
@@ -295,8 +295,12 @@ class Client:
             elif e["type"] == "HandFinished":
                 inside = False
             elif inside and e["type"] == "HoleDealt" and e["player"] == seat:
-                cards.append(e["card"])
-        return cards
+                dealt.append(e)
+        return dealt
+
+    def hole_cards(self, table: str, number: int) -> list[str | None]:
+        """The cards of ``hole_dealt`` (None where this connection was not shown one)."""
+        return [e["card"] for e in self.hole_dealt(table, number)]
 
     # ------------------------------------------------------------------ commands
 

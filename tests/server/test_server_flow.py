@@ -339,22 +339,10 @@ async def check_record(table: str, record: Message, players: list[Client]) -> No
         elif table == "NL":
             assert p["cards"] == [None, None]
         else:  # stud: the up cards stay up, the down cards stay down
-            up = [x for x, m in zip(cards, up_flags(owner, table, record["number"]), strict=True) if m]
+            dealt = owner.hole_dealt(table, record["number"])
+            up = [x for x, e in zip(cards, dealt, strict=True) if e["face_up"]]
             assert [x for x in p["cards"] if x is not None] == up
             assert len(p["cards"]) == len(cards)
-
-
-def up_flags(c: Client, table: str, number: int) -> list[bool]:
-    seat, flags, inside = c.seats[table], [], False
-    for m in c.events(table):
-        e = m["event"]
-        if e["type"] == "HandStarted":
-            inside = e["number"] == number
-        elif e["type"] == "HandFinished":
-            inside = False
-        elif inside and e["type"] == "HoleDealt" and e["player"] == seat:
-            flags.append(e["face_up"])
-    return flags
 
 
 def check_observer(table: str, watcher: Client, players: list[Client]) -> None:

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pokerroom.server import protocol as p
 from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError
+from pokerroom.server.histories import stored_text
 from pokerroom.server.room import Room, TokenBucket
 from pokerroom.server.rooms import RoomConfig
 from pokerroom.server.runner import Connection
@@ -143,10 +144,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         return data
 
     def token_of(request: Request) -> str | None:
-        header = request.headers.get("authorization", "")
-        if header.lower().startswith("bearer "):
-            return header[7:].strip()
-        return request.cookies.get(COOKIE)
+        return _token(request.scope, query=False)
 
     async def account_of(request: Request) -> Account:
         account = await room().accounts.from_token(token_of(request))
@@ -234,8 +232,6 @@ def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
     the hands that reached the showdown (D6), and the openings that prove those cards
     against the deal's commitment (fairness.py). The .phh and .txt texts are written now,
     from the hand's snapshot (older hands kept each player's texts: those are served)."""
-    from pokerroom.server.histories import stored_text
-
     history = json.loads(data["history"])
     if suffix == "phh":
         return PlainTextResponse(stored_text(history, seat, "phh"), media_type="application/toml")
@@ -305,9 +301,9 @@ async def _websocket(state: dict[str, Any], scope: Scope, receive: Receive, send
             await send({"type": "websocket.close", "code": 1000})
 
 
-def _token(scope: Scope) -> str | None:
-    """The session token of a WebSocket handshake: ``Authorization: Bearer``, the session
-    cookie, or ``?token=``."""
+def _token(scope: Scope, query: bool = True) -> str | None:
+    """The session token of a request: ``Authorization: Bearer``, else the session cookie,
+    else (the WebSocket handshake only, ``query``) ``?token=``."""
     cookie = ""
     for key, value in scope.get("headers", ()):
         if key == b"authorization":
@@ -320,8 +316,9 @@ def _token(scope: Scope) -> str | None:
         token = cookie_parser(cookie).get(COOKIE)
         if token:
             return token
-    query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-    tokens = query.get("token")
+    if not query:
+        return None
+    tokens = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1")).get("token")
     return tokens[-1] if tokens else None
 
 

@@ -328,7 +328,6 @@ class TableRunner:
         if not events:
             return
         table = self.table
-        self._summary = None
         out: list[Any] = []
         for e in events:
             kind = type(e)
@@ -379,7 +378,7 @@ class TableRunner:
         if any(type(e) is TurnStarted for e in out):
             for conn in list(self.watchers):
                 self._send_turn(conn)
-        self._summary = None  # again: the lobby may have asked while the store worked
+        self._summary = None  # the lobby line is made again (after the store's wait, if any)
         if any(type(e).__name__ in ("Seated", "Left", "HandFinished") for e in out):
             self.room.lobby_changed()
 
