@@ -3,7 +3,9 @@ browser (docs/protocol.md), no back door. A bot registers (or logs in), watches 
 takes a free seat, answers ``your_turn`` with its strategy after a think time, buys in
 again when it busts, and stops after a number of hands or when told to.
 
-Thousands fit in one process: a bot is one asyncio task and one connection, no thread.
+Thousands fit in one process: a bot is one connection (pokerroom.websocket's client
+protocol) whose messages are handled as they arrive; no thread, and no task while it
+plays.
 """
 
 from __future__ import annotations
@@ -11,18 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import websockets
 
+from pokerroom import websocket as w
 from pokerroom.bots.strategies import Strategy, Turn, strategy
 
-log = logging.getLogger("pokerroom.bots")
 PACE = 0.06  # seconds between two messages of one bot
 
 
@@ -43,7 +43,25 @@ class Tally:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
+class BotSocket(w.ClientProtocol):
+    """A bot's connection: each text message goes to the bot at once, as JSON."""
+
+    def __init__(self, bot: Bot, ping_interval: float) -> None:
+        super().__init__(max_size=2**22, ping_interval=ping_interval, ping_timeout=30.0)
+        self.bot = bot
+
+    def on_text(self, text: str) -> None:
+        self.bot.on_message(json.loads(text))
+
+    def on_close(self) -> None:
+        self.bot.finish()
+
+
 class Bot:
+    """One bot: no task of its own while it plays. Each message the server sends is
+    handled as it arrives (``on_message``); what the bot says goes out through ``send``,
+    which keeps the room's pace and the think time with timers of the event loop."""
+
     def __init__(
         self,
         url: str,
@@ -67,20 +85,15 @@ class Bot:
         self.hands = hands
         self.tally = tally if tally is not None else Tally()
         self.rng = rng or random.Random()
+        self.token = ""  # a session already held (else the bot registers or logs in)
         self.seat: int | None = None
         self.played = 0
         self.info: dict[str, Any] = {}
+        self.socket: BotSocket | None = None
         self._next_send = 0.0
+        self._finished: asyncio.Future[None] | None = None  # played its hands, or disconnected
 
-    async def _send(self, ws: Any, message: dict[str, Any]) -> None:
-        """Send, at most one message every ``PACE`` seconds (the room limits a connection
-        to 20 a second on average)."""
-        loop = asyncio.get_running_loop()
-        wait = self._next_send - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self._next_send = max(loop.time(), self._next_send) + PACE
-        await ws.send(json.dumps(message))
+    # ------------------------------------------------------------ the session
 
     async def login(self, client: httpx.AsyncClient) -> str:
         body = {"name": self.name, "password": self.password}
@@ -90,94 +103,136 @@ class Bot:
         r.raise_for_status()
         return str(r.json()["token"])
 
+    async def prepare(self) -> None:
+        """Log in (unless it has a token) and read its table (unless known)."""
+        async with httpx.AsyncClient(timeout=120) as client:
+            if not self.token:
+                self.token = await self.login(client)
+            if not self.info:
+                tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
+                self.info = next(t for t in tables if t["name"] == self.table)
+
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        async with httpx.AsyncClient(timeout=30) as client:
-            token = await self.login(client)
-            tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
-        self.info = next(t for t in tables if t["name"] == self.table)
-        headers = {"Authorization": f"Bearer {token}"}
+        """Play until ``stop`` is set or its hands are played (then it leaves the table),
+        or until the server closes the connection."""
+        if not self.token or not self.info:
+            await self.prepare()
+        loop = asyncio.get_running_loop()
+        self._finished = loop.create_future()
         # keepalive pings spread over time: thousands of bots connected together would
         # otherwise all ping at once
-        async with websockets.connect(
-            self.ws, additional_headers=headers, ping_interval=20 + self.rng.random() * 20, max_size=2**22
-        ) as ws:
-            await self._send(ws, {"type": "subscribe", "table": self.table})
-            waiter = asyncio.ensure_future(stop.wait()) if stop is not None else None
+        socket = BotSocket(self, ping_interval=30.0)
+        await w.connect(self.ws, socket, {"Authorization": f"Bearer {self.token}"}, timeout=120)
+        self.socket = socket
+        self.on_connected()
+        self.send({"type": "subscribe", "table": self.table})
+        waiter: asyncio.Future[Any] | None = asyncio.ensure_future(stop.wait()) if stop else None
+        try:
+            waiting: list[asyncio.Future[Any]] = [self._finished, *([waiter] if waiter else [])]
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if waiter is not None:
+                waiter.cancel()
             try:
-                await self._loop(ws, waiter)
+                if socket.state is w.OPEN:
+                    self._write({"type": "leave", "table": self.table})
+                    socket.close()
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(socket.wait_closed(), 2.0)
             finally:
-                if waiter is not None:
-                    waiter.cancel()
-                with contextlib.suppress(Exception):
-                    await self._send(ws, {"type": "leave", "table": self.table})
+                if socket.state is not w.CLOSED:
+                    socket._abort()
 
-    async def _loop(self, ws: Any, waiter: asyncio.Future[Any] | None) -> None:
-        while self.hands is None or self.played < self.hands:
-            receive = asyncio.ensure_future(ws.recv())
-            done, _ = await asyncio.wait(
-                {receive, *([waiter] if waiter else [])}, return_when=asyncio.FIRST_COMPLETED
-            )
-            if receive not in done:
-                receive.cancel()
-                return
-            message = json.loads(receive.result())
-            await self._on(ws, message)
+    def on_connected(self) -> None:
+        """The connection is open (for subclasses)."""
 
-    async def _on(self, ws: Any, m: dict[str, Any]) -> None:
+    def finish(self) -> None:
+        """Stop playing: its hands are played, or the connection is gone."""
+        if self._finished is not None and not self._finished.done():
+            self._finished.set_result(None)
+
+    # ------------------------------------------------------------ sending
+
+    def send(self, message: dict[str, Any], delay: float = 0.0) -> None:
+        """Send after ``delay`` seconds, and at most one message every ``PACE`` seconds
+        (the room limits a connection to 20 a second on average)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        at = max(now + delay, self._next_send)
+        self._next_send = at + PACE
+        if at <= now:
+            self._write(message)
+        else:
+            loop.call_at(at, self._write, message)
+
+    def _write(self, message: dict[str, Any]) -> None:
+        if self.socket is not None:
+            self.sending(message)
+            self.socket.send_text(json.dumps(message))
+
+    def sending(self, message: dict[str, Any]) -> None:
+        """A message is going out now (for subclasses)."""
+
+    # ------------------------------------------------------------ receiving
+
+    def on_message(self, m: dict[str, Any]) -> None:
         kind = m.get("type")
-        if kind == "snapshot" and self.seat is None:
-            await self._sit(ws, m["view"])
+        if kind == "events":
+            for item in m["events"]:
+                self.on_event(item["event"], item["version"])
         elif kind == "your_turn" and m.get("table") == self.table:
-            turn = Turn.from_message(m)
-            action, amount = self.play.decide(turn)
-            if self.think:
-                await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+            action, amount = self.play.decide(Turn.from_message(m))
             command: dict[str, Any] = {"type": "act", "table": self.table, "action": action}
             if amount is not None:
                 command["amount"] = amount
-            await self._send(ws, command)
+            self.send(command, self.think * (0.5 + self.rng.random()) if self.think else 0.0)
             self.tally.actions += 1
-        elif kind == "events":
-            for item in m["events"]:
-                await self._event(ws, item["event"])
+        elif kind == "snapshot" and self.seat is None:
+            self.sit(m["view"])
         elif kind == "error":
             code = m.get("code", "?")
             self.tally.error(code)
             if code in ("seat_taken", "already_seated") and self.seat is not None:
                 self.seat = None
-                await self._send(ws, {"type": "subscribe", "table": self.table})
+                self.send({"type": "subscribe", "table": self.table})
 
-    async def _sit(self, ws: Any, view: dict[str, Any]) -> None:
+    def sit(self, view: dict[str, Any]) -> None:
         taken = {s["seat"] for s in view["seats"]}
         me = next((s for s in view["seats"] if s["player"] == self.name), None)
         if me is not None:
             self.seat = me["seat"]
             return
-        free = [s for s in range(1, int(self.info["seats"]) + 1) if s not in taken]
-        if not free:
+        seat = self.choose_seat(taken)
+        if seat is None:
             return
-        self.seat = self.rng.choice(free)
-        buy_in = self.rng.randint(self.info["min_buy_in"], self.info["max_buy_in"])
-        await self._send(ws, {"type": "sit", "table": self.table, "seat": self.seat, "buy_in": buy_in})
+        self.seat = seat
+        self.send({"type": "sit", "table": self.table, "seat": seat, "buy_in": self.buy_in()})
         self.tally.seated += 1
 
-    async def _event(self, ws: Any, e: dict[str, Any]) -> None:
+    def choose_seat(self, taken: set[int]) -> int | None:
+        free = [s for s in range(1, int(self.info["seats"]) + 1) if s not in taken]
+        return self.rng.choice(free) if free else None
+
+    def buy_in(self) -> int:
+        return self.rng.randint(self.info["min_buy_in"], self.info["max_buy_in"])
+
+    def on_event(self, e: dict[str, Any], version: int) -> None:
         kind = e.get("type")
         if kind == "HandFinished":
             self.tally.hands.setdefault(self.table, set()).add(e["number"])
             if self.seat is not None and any(s == self.seat for s, _ in e["stacks"]):
                 self.played += 1
+                if self.hands is not None and self.played >= self.hands:
+                    self.finish()  # run() leaves the table
         elif kind == "SatOut" and e.get("player") == self.name:
             if e.get("reason") == "busted":  # buy in again
-                await ws.send(
-                    json.dumps({"type": "top_up", "table": self.table, "amount": self.info["min_buy_in"]})
-                )
+                self._write({"type": "top_up", "table": self.table, "amount": self.info["min_buy_in"]})
             else:
-                await self._send(ws, {"type": "sit_in", "table": self.table})
+                self.send({"type": "sit_in", "table": self.table})
         elif kind == "Left" and e.get("player") == self.name:
             self.seat = None
         elif kind == "PostRequested" and e.get("player") == self.name:
-            await self._send(ws, {"type": "post", "table": self.table, "accept": True})
+            self.send({"type": "post", "table": self.table, "accept": True})
 
 
 def crowd(

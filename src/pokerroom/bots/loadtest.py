@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import json
 import os
 import random
 import secrets
@@ -41,9 +40,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 
-from pokerroom.bots.client import PACE, Bot, Tally
+from pokerroom.bots.client import Bot, Tally
 from pokerroom.bots.strategies import strategy
 
 BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "ws_baseline.py"
@@ -181,65 +179,42 @@ class Meter:
 
 
 class LoadBot(Bot):
-    """A Bot that timestamps its actions and the Acted events it receives; lighter loop."""
+    """A Bot that timestamps its actions and the Acted events it receives, sits in the seat
+    it is given (no collisions between bots) and buys in for the maximum."""
 
     def __init__(self, *args: Any, meter: Meter, gate: asyncio.Semaphore, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.meter = meter
         self.gate = gate
         self.connected = False
-        self.token = ""
         self.preferred: int | None = None
-
-    async def _send(self, ws: Any, message: dict[str, Any]) -> None:
-        loop = asyncio.get_running_loop()
-        wait = self._next_send - loop.time()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self._next_send = max(loop.time(), self._next_send) + PACE
-        if message["type"] == "act":
-            self.meter.sent(self.table, self.seat)
-        await ws.send(json.dumps(message))
 
     async def prepare(self) -> None:
         """Register (argon2: a few at a time) unless the account was seeded with a token, and
         read the table unless given, before any connection."""
-        async with self.gate, httpx.AsyncClient(timeout=120) as client:
-            if not self.token:
-                self.token = await self.login(client)
-            if not self.info:
-                tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
-                self.info = next(t for t in tables if t["name"] == self.table)
+        async with self.gate:
+            await super().prepare()
 
-    async def _sit(self, ws: Any, view: dict[str, Any]) -> None:
-        taken = {s["seat"] for s in view["seats"]}
-        if self.preferred is not None and self.preferred not in taken:  # no collisions between bots
-            self.seat, self.preferred = self.preferred, None
-            await self._send(ws, {"type": "sit", "table": self.table, "seat": self.seat,
-                                  "buy_in": self.info["max_buy_in"]})
-            self.tally.seated += 1
-            return
-        await super()._sit(ws, view)
+    def on_connected(self) -> None:
+        self.connected = True
 
-    async def run(self, stop: asyncio.Event | None = None) -> None:
-        if not self.token or not self.info:
-            await self.prepare()
-        token = self.token
-        headers = {"Authorization": f"Bearer {token}"}
-        async with websockets.connect(
-            self.ws, additional_headers=headers, ping_interval=20 + self.rng.random() * 20,
-            max_size=2**22, open_timeout=120, close_timeout=1,  # stopping: at most 1 s per bot
-        ) as ws:
-            self.connected = True
-            await self._send(ws, {"type": "subscribe", "table": self.table})
-            async for raw in ws:
-                m = json.loads(raw)
-                if m.get("type") == "events":
-                    for item in m["events"]:
-                        e = item["event"]
-                        if e.get("type") == "Acted":
-                            self.meter.acted(m["table"], item["version"], e["player"])
-                await self._on(ws, m)
+    def sending(self, message: dict[str, Any]) -> None:
+        if message["type"] == "act":
+            self.meter.sent(self.table, self.seat)
+
+    def on_event(self, e: dict[str, Any], version: int) -> None:
+        if e.get("type") == "Acted":
+            self.meter.acted(self.table, version, e["player"])
+        super().on_event(e, version)
+
+    def choose_seat(self, taken: set[int]) -> int | None:
+        if self.preferred is not None and self.preferred not in taken:
+            seat, self.preferred = self.preferred, None
+            return seat
+        return super().choose_seat(taken)
+
+    def buy_in(self) -> int:
+        return int(self.info["max_buy_in"])
 
 
 @dataclass

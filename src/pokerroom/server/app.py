@@ -1,38 +1,31 @@
 """The HTTP and WebSocket application (FastAPI on uvicorn).
 
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
-/api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws, see protocol.py and
-docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
+/api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws (server/ws.py), see
+protocol.py and docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
 reaches a client.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
-from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import cookie_parser
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
-from pokerroom.server import protocol as p
-from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError
+from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError, session_token
 from pokerroom.server.histories import stored_text
-from pokerroom.server.room import Room, TokenBucket
+from pokerroom.server.room import Room
 from pokerroom.server.rooms import RoomConfig
-from pokerroom.server.runner import Connection
 from pokerroom.server.store import Account, Store
+from pokerroom.server.ws import http_protocol, socket_class
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -42,60 +35,32 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def create_app(config: RoomConfig, database: str, schema: str | None = None) -> ASGIApp:
-    """The room's ASGI application: /ws is served by a bare ASGI handler (every message
-    of every table goes through it, so it skips the framework's per-message layers);
-    everything else by FastAPI."""
-    state: dict[str, Any] = {"ready": False}
-    api = _create_api(config, database, schema, state)
+class RoomApp:
+    """The room's ASGI application (FastAPI: every HTTP route) and what /ws needs: the
+    WebSocket endpoint is not ASGI (server/ws.py) and reaches the room through ``state``."""
 
-    async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await _websocket(state, scope, receive, send)
-        else:
-            await api(scope, receive, send)
+    def __init__(self, config: RoomConfig, database: str, schema: str | None = None) -> None:
+        self.state: dict[str, Any] = {"ready": False}
+        self.api = _create_api(config, database, schema, self.state)
 
-    return app
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.api(scope, receive, send)
 
 
-def server_config(app: ASGIApp, host: str, port: int) -> Any:
-    """uvicorn's settings for the room: WebSocket frames up to 64 KiB, no per-message
-    compression (small JSON messages gain little from it and it cost ~8% of the server's
-    CPU under load), and keepalive pings at 20 s +-50% per connection, so connections
-    opened together do not all ping in the same instant (docs/performance.md)."""
+def create_app(config: RoomConfig, database: str, schema: str | None = None) -> RoomApp:
+    return RoomApp(config, database, schema)
+
+
+def server_config(app: RoomApp, host: str, port: int) -> Any:
+    """uvicorn's settings for the room: HTTP by httptools, and every WebSocket upgrade
+    handed (with any bytes that came after it) to the room's own protocol (server/ws.py:
+    frames up to 64 KiB, no compression, keepalive pings at 20 s +-50% per connection, so
+    connections opened together do not all ping in the same instant;
+    docs/performance.md)."""
     import uvicorn
 
-    return uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws=_jittered_protocol(),
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-    )
-
-
-def _jittered_protocol() -> Any:
-    try:
-        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    except ImportError:  # an older uvicorn: its default protocol, pings unjittered
-        return "auto"
-
-    class JitteredPings(WebSocketsSansIOProtocol):
-        def schedule_ping(self) -> None:
-            interval = self.ping_interval
-            if interval is None:
-                return
-            self.ping_interval = interval * (0.5 + secrets.randbelow(1001) / 1000)
-            try:
-                super().schedule_ping()
-            finally:
-                self.ping_interval = interval
-
-    return JitteredPings
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=http_protocol(),
+                          ws=socket_class(app.state), lifespan="on")
 
 
 def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any]) -> FastAPI:
@@ -144,7 +109,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         return data
 
     def token_of(request: Request) -> str | None:
-        return _token(request.scope, query=False)
+        return session_token(request.headers.get("authorization"), request.headers.get("cookie"))
 
     async def account_of(request: Request) -> Account:
         account = await room().accounts.from_token(token_of(request))
@@ -248,110 +213,3 @@ def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
     history["id"] = data["id"]
     history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}
     return JSONResponse(history)
-
-
-async def _websocket(state: dict[str, Any], scope: Scope, receive: Receive, send: Send) -> None:
-    """One WebSocket connection (docs/protocol.md): the first message is ``welcome``; each
-    client message is checked (text, size, rate, schema) and handed to the room; what the
-    room queues for the connection is written by its own writer task, so a slow reader
-    never holds up a table."""
-    if (await receive())["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    if not state["ready"]:
-        await send({"type": "websocket.close", "code": 1013, "reason": "the room is starting"})
-        return
-    room: Room = state["room"]
-    account = await room.accounts.from_token(_token(scope))
-    conn = Connection(account.name if account else None, account.id if account else None)
-    conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
-    writer = asyncio.create_task(_writer(send, conn))
-    bucket = TokenBucket(rate=20.0, burst=40.0)
-    try:
-        while not conn.overflowed:
-            frame = await receive()
-            if frame["type"] != "websocket.receive":  # websocket.disconnect
-                break
-            raw = frame.get("text")
-            if raw is None:  # a binary frame
-                conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
-                continue
-            if len(raw) > p.MAX_MESSAGE_BYTES or len(raw.encode()) > p.MAX_MESSAGE_BYTES:
-                too_big = f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"
-                conn.send(p.Error(code="too_big", message=too_big))
-                continue
-            if not bucket.take():
-                slow = "too many messages: slow down"
-                conn.send(p.Error(code="rate_limited", message=slow, id=_id_of(raw)))
-                continue
-            try:
-                message = p.CLIENT.validate_json(raw)
-            except ValidationError as e:
-                conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
-                continue
-            await room.dispatch(conn, message)
-    except OSError:  # the client went away while we wrote (uvicorn's ClientDisconnected)
-        pass
-    finally:
-        room.disconnected(conn)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-        with contextlib.suppress(Exception):
-            await send({"type": "websocket.close", "code": 1000})
-
-
-def _token(scope: Scope, query: bool = True) -> str | None:
-    """The session token of a request: ``Authorization: Bearer``, else the session cookie,
-    else (the WebSocket handshake only, ``query``) ``?token=``."""
-    cookie = ""
-    for key, value in scope.get("headers", ()):
-        if key == b"authorization":
-            header: str = value.decode("latin-1")
-            if header.lower().startswith("bearer ") and header[7:].strip():
-                return header[7:].strip()
-        elif key == b"cookie":
-            cookie = value.decode("latin-1")
-    if cookie:
-        token = cookie_parser(cookie).get(COOKIE)
-        if token:
-            return token
-    if not query:
-        return None
-    tokens = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1")).get("token")
-    return tokens[-1] if tokens else None
-
-
-async def _writer(send: Send, conn: Connection) -> None:
-    outbox = conn.outbox
-    while True:
-        text = await outbox.get()
-        await send({"type": "websocket.send", "text": text})
-        if conn.overflowed and outbox.empty():
-            await send({"type": "websocket.close", "code": 1008, "reason": "too many unread messages"})
-            return
-
-
-def _explain(error: ValidationError) -> str:
-    problems = []
-    for item in error.errors()[:3]:
-        where = ".".join(str(x) for x in item.get("loc", ()) if not isinstance(x, int)) or "message"
-        problems.append(f"{where}: {item.get('msg', 'invalid')}")
-    return "; ".join(problems)
-
-
-def _id_of(raw: str) -> str | int | None:
-    """The command's id, to echo in an error, if the text has a usable one."""
-    if len(raw) > p.MAX_MESSAGE_BYTES:
-        return None
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if isinstance(data, dict):
-        value = data.get("id")
-        if type(value) is str and len(value) <= 64:
-            return value
-        if type(value) is int and 0 <= value <= 2**53:
-            return value
-    return None

@@ -13,9 +13,11 @@ import re
 import secrets
 import time
 from collections import defaultdict, deque
+from urllib.parse import parse_qs
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from starlette.requests import cookie_parser
 
 from pokerroom.server.store import Account, Store, StoreError
 
@@ -44,6 +46,22 @@ def check_password(password: object) -> str:
     if type(password) is not str or not 8 <= len(password) <= 128:
         raise AuthError("bad_password", "a password is 8 to 128 characters")
     return password
+
+
+def session_token(authorization: str | None, cookie: str | None, query: str | None = None) -> str | None:
+    """The session token of a request: ``Authorization: Bearer``, else the session cookie,
+    else ``?token=`` in ``query`` (given for the WebSocket handshake only: a browser cannot
+    set headers on it)."""
+    if authorization and authorization[:7].lower() == "bearer " and authorization[7:].strip():
+        return authorization[7:].strip()
+    if cookie:
+        token = cookie_parser(cookie).get(COOKIE)
+        if token:
+            return token
+    if not query:
+        return None
+    tokens = parse_qs(query).get("token")
+    return tokens[-1] if tokens else None
 
 
 def token_hash(token: str) -> str:

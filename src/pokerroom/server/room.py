@@ -55,22 +55,29 @@ class Room:
                     conn.send(text)
             await asyncio.sleep(1.0)
 
-    async def dispatch(self, conn: Connection, message: Any) -> None:
-        """Handle one valid client message."""
+    def submit(self, conn: Connection, message: Any) -> asyncio.Future[None] | None:
+        """Take one valid client message: answered at once (None), or handed to its table
+        (the future is done when the table has handled it)."""
         if isinstance(message, p.Ping):
             conn.send(p.Pong(id=message.id))
-            return
+            return None
         if isinstance(message, p.Lobby):
             self.lobby.add(conn)
             conn.send(p.LobbyList(tables=self.tables()))
-            return
+            return None
         runner = self.runners.get(message.table)
         if runner is None:
             conn.send(
                 p.Error(code="unknown_table", message=f"no table named {message.table!r}", id=message.id)
             )
-            return
-        await runner.submit(conn, message)
+            return None
+        return runner.submit(conn, message)
+
+    async def dispatch(self, conn: Connection, message: Any) -> None:
+        """Handle one valid client message, until its table has."""
+        done = self.submit(conn, message)
+        if done is not None:
+            await done
 
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: it stops watching; a seated player keeps his seat and his

@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -51,26 +51,27 @@ class ChatLine(NamedTuple):
     text: str
 
 
+def _nowhere(text: str) -> None:
+    pass
+
+
 @dataclass(eq=False)
 class Connection:
-    """One client connection: who it is and the messages waiting to be written to it."""
+    """One client connection: who it is, what it watches, and ``write``, which sends one
+    message's text at once (the transport buffers it; server/ws.py)."""
 
     player: str | None
     account_id: int | None
-    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
+    write: Callable[[str], None] = _nowhere
     tables: set[str] = field(default_factory=set)
     lobby: bool = False
-    overflowed: bool = False
+    overflowed: bool = False  # it stopped reading: it is being closed, nothing more is sent
     snapshots: set[str] = field(default_factory=set)  # tables it wants a snapshot after each batch of
 
     def send(self, message: BaseModel | str) -> None:
-        """Queue a message (a model, or its JSON text already made) for the writer."""
-        if self.overflowed:
-            return
-        try:
-            self.outbox.put_nowait(message if type(message) is str else message.model_dump_json())  # type: ignore[union-attr]
-        except asyncio.QueueFull:  # a client that does not read: the connection is closed
-            self.overflowed = True
+        """Send a message (a model, or its JSON text already made)."""
+        if not self.overflowed:
+            self.write(message if type(message) is str else message.model_dump_json())  # type: ignore[union-attr]
 
 
 @dataclass(slots=True)

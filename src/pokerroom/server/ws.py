@@ -1,0 +1,234 @@
+"""/ws: the room's WebSocket endpoint (docs/protocol.md), served by pokerroom.websocket's
+protocol straight from uvicorn's HTTP protocol, which hands an upgrade request over to
+it: no ASGI, no task, no queue and no writer per connection.
+
+A connection's first message is ``welcome``. Each client message is checked (text, size,
+rate, schema) and handed to the room; the next one waits until the table has handled it,
+so a client's commands are handled in the order it sent them. What the room sends is
+written at once (the transport buffers it); a client that stops reading is closed with
+1008 once 4 MiB wait for it, so a slow reader never holds up a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+
+from pokerroom import websocket as w
+from pokerroom.server import protocol as p
+from pokerroom.server.auth import session_token
+from pokerroom.server.room import Room, TokenBucket
+from pokerroom.server.runner import Connection
+
+log = logging.getLogger("pokerroom.server")
+PATH = "/ws"
+EARLY = 40  # messages kept while the session is looked up (the rate limit's burst)
+
+
+def socket_class(state: dict[str, Any]) -> type[w.ServerProtocol]:
+    """The class uvicorn instantiates for each WebSocket upgrade (its ``ws`` setting), for
+    the room that ``state`` holds once it is ready."""
+
+    class RoomSocket(RoomSocketBase):
+        room_state = state
+
+    return RoomSocket
+
+
+def http_protocol() -> type[asyncio.Protocol]:
+    """uvicorn's httptools HTTP protocol (its ``http`` setting) with one change: on an
+    upgrade, the bytes that came after the handshake in the same read go on to the
+    WebSocket protocol. uvicorn drops them, so a client that sent its first message along
+    with its handshake never got an answer."""
+    import sys
+
+    import httptools
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class UpgradingHttp(HttpToolsProtocol):
+        _data = b""
+
+        def data_received(self, data: bytes) -> None:
+            self._data = data
+            try:
+                super().data_received(data)
+            finally:
+                self._data = b""
+
+        def handle_websocket_upgrade(self) -> None:
+            # called while data_received handles httptools' HttpParserUpgrade, whose
+            # argument is where the handshake ends in ``data``
+            error = sys.exc_info()[1]
+            end = error.args[0] if isinstance(error, httptools.HttpParserUpgrade) and error.args else None
+            leftover = self._data[end:] if isinstance(end, int) else b""
+            super().handle_websocket_upgrade()
+            protocol = self.transport.get_protocol()
+            if leftover and isinstance(protocol, w.ServerProtocol):
+                protocol.data_received(leftover)
+
+    return UpgradingHttp
+
+
+class RoomSocketBase(w.ServerProtocol):
+    room_state: dict[str, Any]
+
+    def __init__(self, config: Any = None, server_state: Any = None, app_state: Any = None) -> None:
+        super().__init__(max_size=65536, max_buffer=4 << 20, ping_interval=20.0, ping_timeout=20.0)
+        self.server_state = server_state
+        self.conn: Connection | None = None
+        self.room: Room | None = None
+        self.bucket = TokenBucket(rate=20.0, burst=40.0)
+        self._early: list[tuple[int, Any]] = []  # messages before the login lookup ended
+        self._inbox: deque[Any] = deque()  # valid commands waiting for the one before
+        self._busy: asyncio.Future[None] | None = None
+        self._login_task: asyncio.Future[None] | None = None
+
+    # ------------------------------------------------------------- uvicorn's side
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if self.server_state is not None:
+            self.server_state.connections.add(self)
+
+    def shutdown(self) -> None:
+        """uvicorn is stopping: close with 1012 (service restart)."""
+        if self.state is w.OPEN:
+            self.close(1012, "the server is restarting")
+        elif self.transport is not None:
+            self._abort()
+
+    def on_close(self) -> None:
+        if self.server_state is not None:
+            self.server_state.connections.discard(self)
+        if self.conn is not None and self.room is not None:
+            self.room.disconnected(self.conn)
+
+    # ------------------------------------------------------------- the handshake
+
+    def check(self, request: w.Request) -> tuple[int, str] | None:
+        if request.path != PATH:
+            return 404, f"no WebSocket at {request.path}"
+        origin, host = request.headers.get("origin"), request.headers.get("host", "")
+        if origin and origin != "null" and urlsplit(origin).netloc.lower() != host.lower():
+            # a page of another site may not use a visitor's session cookie here
+            return 403, "connections from pages of other sites are refused"
+        return None
+
+    def on_open(self) -> None:
+        if not self.room_state.get("ready"):
+            self.close(w.TRY_LATER, "the room is starting")
+            return
+        self.room = self.room_state["room"]
+        request = self.request
+        assert request is not None
+        headers = request.headers
+        token = session_token(headers.get("authorization"), headers.get("cookie"), request.query)
+        self._login_task = asyncio.ensure_future(self._login(token))
+
+    async def _login(self, token: str | None) -> None:
+        room = self.room
+        assert room is not None
+        try:
+            account = await room.accounts.from_token(token)
+        except Exception:
+            log.exception("a session lookup failed")
+            self.close(w.INTERNAL, "the server could not look up the session")
+            return
+        if self.state is not w.OPEN:
+            return
+        conn = Connection(account.name if account else None, account.id if account else None, self._write)
+        self.conn = conn
+        conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
+        early, self._early = self._early, []
+        for opcode, payload in early:
+            if self.state is w.OPEN:
+                self._message(opcode, payload)
+
+    def _write(self, text: str) -> None:
+        self.send_text(text)
+
+    def on_overflow(self) -> None:
+        if self.conn is not None:
+            self.conn.overflowed = True
+        self.close(w.POLICY, "too many unread messages")
+
+    # ------------------------------------------------------------- messages
+
+    def on_text(self, text: str) -> None:
+        self._received(w.TEXT, text)
+
+    def on_binary(self, data: bytes) -> None:
+        self._received(w.BINARY, data)
+
+    def _received(self, opcode: int, payload: Any) -> None:
+        if self.conn is not None:
+            self._message(opcode, payload)
+        elif len(self._early) < EARLY:
+            self._early.append((opcode, payload))
+        else:
+            self.close(w.POLICY, "too many messages before the welcome")
+
+    def _message(self, opcode: int, raw: Any) -> None:
+        conn = self.conn
+        assert conn is not None
+        if opcode != w.TEXT:
+            conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
+            return
+        if len(raw) > p.MAX_MESSAGE_BYTES or len(raw.encode()) > p.MAX_MESSAGE_BYTES:
+            conn.send(p.Error(code="too_big", message=f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"))
+            return
+        if not self.bucket.take():
+            conn.send(p.Error(code="rate_limited", message="too many messages: slow down", id=_id_of(raw)))
+            return
+        try:
+            message = p.CLIENT.validate_json(raw)
+        except ValidationError as e:
+            conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
+            return
+        self._inbox.append(message)
+        if self._busy is None:
+            self._pump()
+
+    def _pump(self, _: object = None) -> None:
+        """Hand the waiting commands to the room, one at a time: a table command holds the
+        next until its table has handled it."""
+        self._busy = None
+        room, conn = self.room, self.conn
+        assert room is not None and conn is not None
+        while self._inbox:
+            done = room.submit(conn, self._inbox.popleft())
+            if done is not None and not done.done():
+                self._busy = done
+                done.add_done_callback(self._pump)
+                return
+
+
+def _explain(error: ValidationError) -> str:
+    problems = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(x) for x in item.get("loc", ()) if not isinstance(x, int)) or "message"
+        problems.append(f"{where}: {item.get('msg', 'invalid')}")
+    return "; ".join(problems)
+
+
+def _id_of(raw: str) -> str | int | None:
+    """The command's id, to echo in an error, if the text has a usable one."""
+    if len(raw) > p.MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict):
+        value = data.get("id")
+        if type(value) is str and len(value) <= 64:
+            return value
+        if type(value) is int and 0 <= value <= 2**53:
+            return value
+    return None
