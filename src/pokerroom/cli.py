@@ -727,6 +727,11 @@ def _loadtest(args: argparse.Namespace) -> int:
         report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
                      url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)
     except KeyboardInterrupt:
+        # Handled here. But if it went through a string exec() (a dataclass or namedtuple being
+        # made: lazy imports under the first httpx.get, ...), CPython has marked the interpreter
+        # as ended by an unhandled Ctrl-C, and `python -m` would then die by SIGINT (-2) instead
+        # of exiting with this status. Every string exec() clears that mark as it starts.
+        exec("")
         print("\rpokerroom loadtest: stopped\033[K", file=sys.stderr)
         return 128 + stopped_by[0]
     except RuntimeError as e:

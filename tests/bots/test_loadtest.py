@@ -243,3 +243,33 @@ def test_ctrl_c_or_sigterm_stops_the_load_test_and_its_server(tmp_path, phase, s
         assert not Path(f"/proc/{load.server_pid}").exists(), "the server was not stopped and reaped"
     finally:
         load.close()
+
+
+FAKE_RUN = """
+import os, sys, time
+
+import pokerroom.bots.loadtest
+from pokerroom.cli import main
+
+
+def run(*args, **kwargs):  # the signal lands in a string exec(), as in a dataclass being made
+    exec("os.kill(os.getpid(), {signum})\\nwhile time.monotonic() < 1e12: pass", {{"os": os, "time": time}})
+
+
+pokerroom.bots.loadtest.run = run
+sys.exit(main(["loadtest"]))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_an_interrupt_raised_inside_exec_still_exits_with_128_plus_the_signal(tmp_path, signum):
+    """A KeyboardInterrupt that passes through a string exec() (dataclasses and namedtuple make
+    their methods so: a lazy import under Ctrl-C) marks the interpreter as ended by an unhandled
+    Ctrl-C even though _loadtest handles it, and ``python -m`` then exits by SIGINT (-2)."""
+    (tmp_path / "fake_loadtest.py").write_text(FAKE_RUN.format(signum=int(signum)))
+    done = subprocess.run([sys.executable, "-m", "fake_loadtest"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 128 + signum, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "pokerroom loadtest: stopped" in done.stderr
