@@ -1450,3 +1450,59 @@ def test_our_client_closes_the_websockets_server() -> None:
             assert c.close_code == 1000 and c.closes == 1
 
     asyncio.run(main())
+
+
+class RecordingTransport(asyncio.Transport):
+    """A transport that keeps each write (to count the system calls a real one would make)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.writes.append(bytes(data))
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+
+def test_messages_of_one_turn_of_the_loop_go_out_in_one_write_before_a_close() -> None:
+    async def main() -> tuple[list[bytes], list[bytes]]:
+        proto = w.WebSocketProtocol(ping_interval=None)
+        transport = RecordingTransport()
+        proto.connection_made(transport)
+        proto.opened()
+        proto.send_text("one")
+        proto.send_text("two")
+        proto.send_binary(b"three")
+        assert transport.writes == []  # not yet: at the end of the loop's turn
+        await asyncio.sleep(0)
+        first = list(transport.writes)
+        proto.send_text("four")
+        proto.close(1000, "bye")  # the queued message goes before the close frame
+        return first, transport.writes[len(first):]
+
+    first, then = asyncio.run(main())
+    assert len(first) == 1
+    assert [(op, payload) for _, op, payload, _ in unframe(first[0])] == [
+        (1, b"one"), (1, b"two"), (2, b"three")]
+    assert [(op, payload) for _, op, payload, _ in unframe(b"".join(then))] == [
+        (1, b"four"), (8, b"\x03\xe8bye")]
+
+
+def test_the_same_text_to_many_peers_is_framed_once() -> None:
+    text = "".join(["{\"type\":", "\"events\"}"])  # a str made at run time
+    assert w._server_text_frame(text) is w._server_text_frame(text)
+    assert w._server_text_frame(text) == w.frame(w.TEXT, text.encode())
+    other = text + " "
+    assert w._server_text_frame(other) == w.frame(w.TEXT, other.encode())

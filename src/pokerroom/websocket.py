@@ -82,6 +82,17 @@ def frame(opcode: int, payload: bytes, mask: bytes | None = None) -> bytes:
     return head + mask + mask_bytes(payload, mask)
 
 
+_last: list[Any] = [None, b""]  # the last text framed by a server, and its frame
+
+
+def _server_text_frame(text: str) -> bytes:
+    """A server's (unmasked) frame of ``text``: made once when several peers get the same
+    text in a row (every watcher of a table gets the same events)."""
+    if text is not _last[0]:
+        _last[0], _last[1] = text, frame(TEXT, text.encode())
+    return _last[1]  # type: ignore[no-any-return]
+
+
 def close_payload(code: int, reason: str = "") -> bytes:
     if code == NO_STATUS:
         return b""
@@ -216,6 +227,7 @@ class WebSocketProtocol(asyncio.Protocol):
         self._timer: asyncio.TimerHandle | None = None  # the next ping, or the pong's deadline
         self._awaiting_pong = False
         self._closed: asyncio.Future[None] | None = None
+        self._out: list[bytes] | None = None  # frames to write at the end of the loop's turn
 
     # ----------------------------------------------------------- for subclasses
 
@@ -234,24 +246,38 @@ class WebSocketProtocol(asyncio.Protocol):
     # ----------------------------------------------------------- sending
 
     def send_text(self, text: str) -> None:
-        transport = self.transport
-        if self.state is not OPEN or transport is None:
-            return
-        transport.write(frame(TEXT, text.encode(), self._new_mask()))
-        if transport.get_write_buffer_size() > self.max_buffer:
-            self.on_overflow()
+        if self.state is OPEN and self.transport is not None:
+            if self.masked_in:  # a server's frame of a text is the same for every peer
+                self._queue(_server_text_frame(text))
+            else:
+                self._queue(frame(TEXT, text.encode(), self._new_mask()))
 
     def send_binary(self, data: bytes) -> None:
+        if self.state is OPEN and self.transport is not None:
+            self._queue(frame(BINARY, data, self._new_mask()))
+
+    def _queue(self, data: bytes) -> None:
+        """Messages go out at the end of the loop's turn, all of a turn in one write (a
+        player's events, the answer to his command and his turn: one system call)."""
+        out = self._out
+        if out is None:
+            self._out = [data]
+            asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            out.append(data)
+
+    def _flush(self) -> None:
+        out, self._out = self._out, None
         transport = self.transport
-        if self.state is not OPEN or transport is None:
+        if not out or transport is None or transport.is_closing():
             return
-        transport.write(frame(BINARY, data, self._new_mask()))
+        transport.write(out[0] if len(out) == 1 else b"".join(out))
         if transport.get_write_buffer_size() > self.max_buffer:
             self.on_overflow()
 
     def ping(self, payload: bytes = b"") -> None:
-        if self.state is OPEN and self.transport is not None:
-            self.transport.write(frame(PING, payload, self._new_mask()))
+        if self.state is OPEN:
+            self._write_control(PING, payload)
 
     def close(self, code: int = NORMAL, reason: str = "") -> None:
         """Start the closing handshake; the transport is dropped when the peer answers, or
@@ -277,6 +303,8 @@ class WebSocketProtocol(asyncio.Protocol):
         return None if self.masked_in else secrets.token_bytes(4)
 
     def _write_control(self, opcode: int, payload: bytes) -> None:
+        if self._out:  # after the messages queued before it
+            self._flush()
         if self.transport is not None and not self.transport.is_closing():
             self.transport.write(frame(opcode, payload, self._new_mask()))
 
@@ -356,6 +384,8 @@ class WebSocketProtocol(asyncio.Protocol):
     def _abort(self, graceful: bool = False) -> None:
         if self.transport is not None:
             if graceful:
+                if self._out:
+                    self._flush()
                 self.transport.close()  # what is buffered is still written
             else:
                 self.transport.abort()

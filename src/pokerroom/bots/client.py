@@ -46,8 +46,9 @@ class Tally:
 class BotSocket(w.ClientProtocol):
     """A bot's connection: each text message goes to the bot at once, as JSON."""
 
-    def __init__(self, bot: Bot, ping_interval: float) -> None:
-        super().__init__(max_size=2**22, ping_interval=ping_interval, ping_timeout=30.0)
+    def __init__(self, bot: Bot) -> None:
+        # no keepalive pings of its own: the server pings every connection (a bot answers)
+        super().__init__(max_size=2**22, ping_interval=None, ping_timeout=None)
         self.bot = bot
 
     def on_text(self, text: str) -> None:
@@ -119,9 +120,7 @@ class Bot:
             await self.prepare()
         loop = asyncio.get_running_loop()
         self._finished = loop.create_future()
-        # keepalive pings spread over time: thousands of bots connected together would
-        # otherwise all ping at once
-        socket = BotSocket(self, ping_interval=30.0)
+        socket = BotSocket(self)
         await w.connect(self.ws, socket, {"Authorization": f"Bearer {self.token}"}, timeout=120)
         self.socket = socket
         self.on_connected()
