@@ -15,6 +15,11 @@ without its salt.
 True
 >>> verify(deal.commitment, deal.leaves, [{'position': 0, 'card': 'Ah', 'salt': '00'}])
 False
+
+The server stores a deal as its salts joined in one string (``salt_text``, beside the
+deck's cards in the hands row) and makes the leaves and openings from them when a history
+is read (``leaves_of``, ``openings_of``): the same values, written at the end of every
+hand in 52 openings no more.
 """
 
 from __future__ import annotations
@@ -41,12 +46,43 @@ def root(leaves: Sequence[str]) -> str:
     return hashlib.sha256("".join(leaves).encode()).hexdigest()
 
 
+SALT_CHARS = 32  # a salt: 16 random bytes, in hex
+
+
 def commit(deck: Sequence[object], salts: Sequence[str] | None = None) -> Commitment:
-    """Commit to ``deck`` (cards printed as 'As'); salts are 16 random bytes each."""
+    """Commit to ``deck`` (cards printed as 'As'); salts are 16 random bytes each (from one
+    call to ``secrets``, cut in 16-byte pieces)."""
     if salts is None:
-        salts = [secrets.token_hex(16) for _ in deck]
+        text = secrets.token_hex(16 * len(deck))
+        salts = [text[i : i + SALT_CHARS] for i in range(0, len(text), SALT_CHARS)]
     leaves = tuple(_leaf(s, str(c)) for s, c in zip(salts, deck, strict=True))
     return Commitment(root(leaves), leaves, tuple(salts))
+
+
+def salt_text(deal: Commitment) -> str:
+    """The deal's salts as one string, to store (``openings_of`` and ``leaves_of`` read it)."""
+    if set(map(len, deal.salts)) - {SALT_CHARS}:
+        raise ValueError(f"salts of {SALT_CHARS} characters are stored as one text")
+    return "".join(deal.salts)
+
+
+def _pieces(salts: str, cards: str) -> list[tuple[str, str]]:
+    """(salt, card) by position, from ``salt_text`` and the deck's cards ('AsKd...')."""
+    if len(salts) != SALT_CHARS * (len(cards) // 2) or len(cards) % 2:
+        raise ValueError("the salts and the deck do not match")
+    n = SALT_CHARS
+    return [(salts[n * i : n * (i + 1)], cards[2 * i : 2 * i + 2]) for i in range(len(cards) // 2)]
+
+
+def openings_of(salts: str, cards: str) -> list[dict[str, Any]]:
+    """Every position's opening, as ``opening`` makes them, from the stored salts and deck."""
+    pieces = _pieces(salts, cards)
+    return [{"position": i, "card": card, "salt": salt} for i, (salt, card) in enumerate(pieces)]
+
+
+def leaves_of(salts: str, cards: str) -> list[str]:
+    """The deal's leaves, as ``commit`` makes them, from the stored salts and deck."""
+    return [_leaf(salt, card) for salt, card in _pieces(salts, cards)]
 
 
 def opening(deal: Commitment, deck: Sequence[object], position: int) -> dict[str, Any]:

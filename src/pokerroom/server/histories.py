@@ -57,6 +57,7 @@ D6 reveals it: "X: doesn't show hand" and, in the summary, "mucked [..] and won"
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
@@ -94,11 +95,15 @@ from pokerroom.core.events import (
 )
 from pokerroom.core.phh import HandHistory, dumps
 from pokerroom.core.structures import Game, Structure
+from pokerroom.server.fairness import leaves_of, openings_of
+from pokerroom.server.wire import record_json
+from pokerroom.table.record import record_hand
 
 __all__ = [
     "FinishedHand",
     "HistoryError",
     "StoredHand",
+    "full_history",
     "hand_name",
     "restore",
     "snapshot",
@@ -827,6 +832,42 @@ def restore(data: Mapping[str, Any]) -> StoredHand:
         big_blind_position=data["big_blind_position"],
         complete=data["complete"],
     )
+
+
+def full_history(text: str, deck: str) -> str:
+    """A stored ``history`` JSON text as the server wrote it before it stored less: the
+    hands of now keep "private.salts" (fairness.salt_text) in place of "leaves" and
+    "private.openings", and no "record" (the previous-hand record) but "private.game";
+    these are made here, in their old places, from the salts and the hand's ``deck``
+    ('AsKd...', the hands row's deck column), and from the hand's snapshot as the table
+    makes the record (table.record.record_hand). Any other text (a history of before,
+    which has them all) is returned as it is."""
+    if '"salts"' not in text:
+        return text
+    history = json.loads(text)
+    private = history.get("private")
+    if not isinstance(private, dict) or "salts" not in private or "leaves" in history:
+        return text
+    salts = private["salts"]
+    record = None
+    if "record" not in history and "game" in private:
+        players = history["players"]
+        record = record_json(record_hand(
+            history["number"], private["game"], private["button_seat"], restore(private["hand"]),
+            tuple(p["seat"] for p in players), tuple(p["name"] for p in players),
+        ))
+    full: dict[str, Any] = {}
+    for key, value in history.items():
+        if key == "private":
+            continue
+        full[key] = value
+        if key == "commitment":
+            full["leaves"] = leaves_of(salts, deck)
+        elif key == "players" and record is not None:
+            full["record"] = record
+    rest = {k: v for k, v in private.items() if k not in ("salts", "game")}
+    full["private"] = {"openings": openings_of(salts, deck), **rest}
+    return json.dumps(full)
 
 
 def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:

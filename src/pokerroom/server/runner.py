@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import secrets
+import struct
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -21,10 +22,10 @@ from pydantic import BaseModel
 from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.events import PotAwarded, audience, redact
 from pokerroom.server import protocol as p
-from pokerroom.server.fairness import commit, opening
+from pokerroom.server.fairness import commit, salt_text
 from pokerroom.server.histories import snapshot
 from pokerroom.server.store import StoreError
-from pokerroom.server.wire import event_item, events_text, jsonable, record_json
+from pokerroom.server.wire import event_item, events_text, jsonable, record_json, your_turn_text
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import AnyEvent, HandFinished, HandStarted, Left, TurnStarted
 from pokerroom.table.view import table_view
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("pokerroom.table")
 _RANDOM = secrets.SystemRandom()
 _CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
+_WORDS = 1 << 32
+_OK = p.Ok().model_dump_json()  # the answer to a command without an id
+# a hand's history, compact (it is read back as JSON, never shown as it is stored)
+_encode_history = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
 LOG_SIZE = 1500  # events kept per table for clients that reconnect (20-30 hands at 6-max)
 
 
@@ -87,9 +93,27 @@ def _release(waiter: asyncio.Future[None] | None) -> None:
         waiter.set_result(None)
 
 
-def secure_deck() -> list[Card]:
+def secure_deck(random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> list[Card]:
+    """The full deck in a uniformly random order: the Fisher-Yates shuffle of
+    ``SystemRandom.shuffle``, each index drawn without bias (32-bit words from the OS's
+    CSPRNG, those past the last whole multiple of the range drawn again), but with the
+    random bytes of a whole deck from one call rather than one system call per card."""
     deck = list(FULL_DECK)
-    _RANDOM.shuffle(deck)
+    count = len(deck)
+    words: tuple[int, ...] = ()
+    k = 0
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        limit = _WORDS - _WORDS % n  # words below it fall evenly on 0 .. n - 1
+        while True:
+            if k == len(words):
+                words, k = struct.unpack(f"<{count}I", random_bytes(4 * count)), 0
+            word = words[k]
+            k += 1
+            if word < limit:
+                break
+        j = word % n
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -107,10 +131,11 @@ class TableRunner:
         self.accounts: dict[str, int] = {}  # seated player name -> account id
         self.next_hand_at: float | None = None
         self.hand_id: int | None = None
-        self._deck: list[Card] = []
+        self._cards = ""  # the deck of the hand being played as text, 'AsKd...'
         self._deal_commitment = commit(())
         self._commitment = ""
         self._started_at = 0.0
+        self._game = ""  # the label of the game of the hand being played ('NL 1/2')
         self._finished: deque[float] = deque(maxlen=500)
         self._pots: deque[int] = deque(maxlen=50)
         self.task: asyncio.Task[None] | None = None
@@ -193,17 +218,27 @@ class TableRunner:
                     if not done.done():
                         done.set_result(None)
             try:
-                await self._tick()
+                now = time.time()
+                if self._due(now):  # not after most commands: then no coroutine for the clock
+                    await self._tick(now)
             except Exception:
                 log.exception("table %s: clock tick failed", self.name)
                 await asyncio.sleep(0.5)
 
     def _wake_at(self) -> float | None:
-        times = [t for t in (self.table.deadline, self.next_hand_at) if t is not None]
-        return min(times) if times else None
+        deadline, next_hand_at = self.table.deadline, self.next_hand_at
+        if deadline is None or next_hand_at is None:
+            return next_hand_at if deadline is None else deadline
+        return min(deadline, next_hand_at)
 
-    async def _tick(self) -> None:
-        now = time.time()
+    def _due(self, now: float) -> bool:
+        """Whether ``_tick`` has anything to do at ``now``."""
+        deadline = self.table.deadline
+        if deadline is not None and now >= deadline:
+            return True
+        return self.table.phase == IDLE and self.next_hand_at is not None and now >= self.next_hand_at
+
+    async def _tick(self, now: float) -> None:
         table = self.table
         deadline = table.deadline
         if deadline is not None and now >= deadline:
@@ -215,8 +250,9 @@ class TableRunner:
 
     async def _deal(self, now: float) -> None:
         deck = secure_deck()
-        self._deck = deck
-        self._deal_commitment = commit(deck)
+        cards = [str(c) for c in deck]  # 'As', ...: committed to now, stored when the hand ends
+        self._cards = "".join(cards)
+        self._deal_commitment = commit(cards)
         self._commitment = self._deal_commitment.commitment
         self._started_at = now
         button = None
@@ -293,7 +329,7 @@ class TableRunner:
             raise TableError("bad_message", f"{type(m).__name__} is not a table command")
         await self._publish(events)
         assert conn is not None
-        conn.send(p.Ok(id=m.id))
+        conn.send(_OK if m.id is None else p.Ok(id=m.id))
 
     def _player(self, conn: Connection | None) -> str:
         if conn is None or conn.player is None or conn.account_id is None:
@@ -333,6 +369,7 @@ class TableRunner:
         for e in events:
             kind = type(e)
             if kind is HandStarted:
+                self._game = e.game
                 out.append(DeckCommitted(e.number, self._commitment))
                 players = [(self.accounts[table.seats[s].player], s) for s in e.seats]
                 self.hand_id = await self.room.store.start_hand(
@@ -349,10 +386,16 @@ class TableRunner:
         # private events (hole cards), who each get theirs
         public: list[str] = []  # the items as everybody else sees them
         own: dict[str, list[str]] = {}  # owner -> his items, where they differ
+        turn_started = lobby_changed = False
         for e in out:
             self.version += 1
             version = self.version
-            who = audience(e) if type(e).__module__ == _CORE_EVENTS else None
+            kind = type(e)
+            if kind is TurnStarted:
+                turn_started = True
+            elif kind.__name__ in _LOBBY_EVENTS:
+                lobby_changed = True
+            who = audience(e) if kind.__module__ == _CORE_EVENTS else None
             if who is None:
                 self.log.append(_Entry(version, e, None))
                 item = event_item(version, e)
@@ -369,18 +412,29 @@ class TableRunner:
             if owner is not None and owner not in own:
                 own[owner] = [*public, event_item(version, e)]
             public.append(hidden)
-        everyone = events_text(self.name, public)
-        texts = {player: events_text(self.name, items) for player, items in own.items()}
+        name = self.name
+        everyone = events_text(name, public)
+        texts = {player: events_text(name, items) for player, items in own.items()}
+        # to every watcher his events; then the snapshots to those who draw views; then
+        # the your_turn to the player whose turn began (one pass to find them all)
+        actor = self._turn_player() if turn_started else None
+        views: list[Connection] = []
+        turns: list[Connection] = []
         for conn in list(self.watchers):
-            conn.send(texts.get(conn.player, everyone) if conn.player is not None else everyone)
-        for conn in list(self.watchers):
-            if self.name in conn.snapshots:
-                conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
-        if any(type(e) is TurnStarted for e in out):
-            for conn in list(self.watchers):
-                self._send_turn(conn)
+            viewer = conn.player
+            conn.send(texts.get(viewer, everyone) if viewer is not None else everyone)
+            if name in conn.snapshots:
+                views.append(conn)
+            if actor is not None and viewer == actor:
+                turns.append(conn)
+        for conn in views:
+            conn.send(p.Snapshot(table=name, version=self.version, view=self._view(conn)))
+        if turns:  # made once, for his connections only
+            text = self._turn_text()
+            for conn in turns:
+                conn.send(text)
         self._summary = None  # the lobby line is made again (after the store's wait, if any)
-        if any(type(e).__name__ in ("Seated", "Left", "HandFinished") for e in out):
+        if lobby_changed:
             self.room.lobby_changed()
 
     @staticmethod
@@ -392,60 +446,77 @@ class TableRunner:
         return event_item(entry.version, event)
 
     def _send_turn(self, conn: Connection) -> None:
+        actor = self._turn_player()
+        if actor is not None and conn.player == actor:
+            conn.send(self._turn_text())
+
+    def _turn_player(self) -> str | None:
+        """The player whose turn it is, if his clock runs."""
         table = self.table
-        if conn.player is None or table.phase != PLAYING or table.actor is None or table.turn is None:
-            return
-        if table.seats.get(table.actor) is None or table.seats[table.actor].player != conn.player:
-            return
+        if table.phase != PLAYING or table.actor is None or table.turn is None:
+            return None
+        seat = table.seats.get(table.actor)
+        return None if seat is None else seat.player
+
+    def _turn_text(self) -> str:
+        """The ``your_turn`` message of the player whose turn it is (``_turn_player``)."""
+        table = self.table
         hand, plan = table.hand, table.plan
+        assert hand is not None and plan is not None and table.actor is not None and table.turn is not None
         assert hand is not None and plan is not None
         me = plan.seats.index(table.actor)
-        live = [q for q in range(hand.n) if not hand.folded[q]]
-        conn.send(
-            p.YourTurn(
-                table=self.name,
-                legal=jsonable(hand.legal_actions()),
-                deadline=table.turn.deadline,
-                game=hand.game.code,
-                street=hand.street_name,
-                cards=[str(c) for c in hand.holes[me]],
-                up=list(hand.face_up[me]),
-                board=[str(c) for c in hand.board],
-                pot=hand.pot,
-                stack=hand.stacks[me],
-                players=len(live),
-                opponents_up=[
-                    [str(c) for c, up in zip(hand.holes[q], hand.face_up[q], strict=False) if up]
-                    for q in live
-                    if q != me
-                ],
-            )
+        holes, face_up, folded = hand.holes, hand.face_up, hand.folded
+        live = [q for q in range(hand.n) if not folded[q]]
+        deadline = table.turn.deadline
+        legal = hand.legal_actions()
+        cards: list[str | None] = [str(c) for c in holes[me]]
+        up = list(face_up[me])
+        board = [str(c) for c in hand.board]
+        opponents_up = [  # stud: the others' up cards (hold'em: none, seen at a glance)
+            [str(c) for c, shown in zip(holes[q], face_up[q], strict=False) if shown]
+            if True in face_up[q]
+            else []
+            for q in live
+            if q != me
+        ]
+        game, street, pot, stack = hand.game.code, hand.street_name, hand.pot, hand.stacks[me]
+        text = your_turn_text(
+            self.name, legal, deadline, game, street, cards, up, board, pot, stack, len(live), opponents_up
         )
+        if text is None:  # a value the text writer leaves to pydantic
+            text = p.YourTurn(
+                table=self.name, legal=jsonable(legal), deadline=deadline, game=game, street=street,
+                cards=cards, up=up, board=board, pot=pot, stack=stack, players=len(live),
+                opponents_up=opponents_up,
+            ).model_dump_json()
+        return text
 
     async def _store_hand(self, finished: HandFinished) -> None:
         table = self.table
-        hand, plan, record = table.hand, table.plan, table.previous
-        assert hand is not None and plan is not None and record is not None and self.hand_id is not None
-        names = [table.seats[s].player if s in table.seats else record.player(s).player for s in plan.seats]
+        hand, plan = table.hand, table.plan
+        assert hand is not None and plan is not None and self.hand_id is not None
+        names = table.hand_players  # those who left at its end too
         accounts = [self.accounts[n] for n in names]
-        deal, deck = self._deal_commitment, self._deck
+        deal, cards = self._deal_commitment, self._cards
         history = {
             "table": self.name,
             "number": finished.number,
             "started_at": self._started_at,
             "commitment": deal.commitment,
-            "leaves": list(deal.leaves),
             "players": [{"seat": s, "name": n} for s, n in zip(plan.seats, names, strict=True)],
-            "record": record_json(record),
+            # made when the history is read, not stored (Store.hand, histories.full_history):
+            # the deal's "leaves" and "openings" from its salts and the deck, and the
+            # previous-hand "record" from the hand's snapshot, as the table makes it
             # for the owner's eyes only; the API hands out what each reader may see
             "private": {
-                "openings": [opening(deal, deck, i) for i in range(len(deck))],
+                "salts": salt_text(deal),
                 "holes": {str(s): [str(c) for c in hand.holes[i]] for i, s in enumerate(plan.seats)},
                 # no text is written now: the .phh and .txt each player may see are written
                 # from the hand's snapshot when he asks (histories.stored_text)
                 "hand": snapshot(hand),
                 "button_seat": plan.positions.button,
                 "max_seats": self.config.seats,
+                "game": self._game,
             },
         }
         results = [
@@ -457,8 +528,8 @@ class TableRunner:
             self.name,
             results,
             salt="",
-            deck="".join(str(c) for c in deck),
-            history=json.dumps(history),
+            deck=cards,
+            history=_encode_history(history),
         )
         self._finished.append(time.time())
         self._pots.append(sum(e.amount for e in hand.events if type(e) is PotAwarded))

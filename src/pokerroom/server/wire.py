@@ -7,8 +7,11 @@ the common cases come first: plain scalars, then named tuples (the core's events
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from enum import Enum
+from json.encoder import encode_basestring as _encode_plain_str  # strings as pydantic writes them
+from json.encoder import encode_basestring_ascii as _encode_str  # what _encode writes strings with
 from typing import Any
 
 from pokerroom.core.cards import Card
@@ -24,6 +27,9 @@ def jsonable(value: Any) -> Any:
         return value
     if kind is Card:
         return str(value)
+    names = _DATACLASS_FIELDS.get(kind)
+    if names is not None:  # a dataclass seen before (the previous-hand record's)
+        return {name: jsonable(getattr(value, name)) for name in names}
     if isinstance(value, tuple):
         if hasattr(value, "_fields"):
             return {f: jsonable(v) for f, v in zip(value._fields, value, strict=True)}
@@ -35,25 +41,210 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
+        names = _DATACLASS_FIELDS[kind] = tuple(f.name for f in fields(value))
+        return {name: jsonable(getattr(value, name)) for name in names}
     return value
+
+
+_DATACLASS_FIELDS: dict[type, tuple[str, ...]] = {}  # dataclass -> its fields' names, in order
 
 
 def event_json(event: Any) -> dict[str, Any]:
     """An event (core or table) as a JSON object: {"type": "Acted", "player": 3, ...}."""
-    return {"type": type(event).__name__, **jsonable(event)}
+    kind = type(event)
+    names = getattr(kind, "_fields", None)
+    if not isinstance(event, tuple) or type(names) is not tuple:
+        return {"type": kind.__name__, **jsonable(event)}
+    data: dict[str, Any] = {"type": kind.__name__}
+    for name, value in zip(names, event, strict=True):  # jsonable(event), field by field
+        data[name] = value if type(value) in _SCALARS else jsonable(value)
+    return data
 
 
 def record_json(record: Any) -> dict[str, Any]:
-    """A previous-hand record (table/record.py) with its events typed like event messages."""
-    data: dict[str, Any] = jsonable(record)
-    data["events"] = [event_json(e) for e in record.events]
+    """A previous-hand record (table/record.py) with its events typed like event messages:
+    ``jsonable(record)`` with its "events" made by ``event_json`` (and only by it)."""
+    names = _DATACLASS_FIELDS.get(type(record))
+    if names is None:
+        data: dict[str, Any] = jsonable(record)  # and now the cache knows it, if a dataclass
+        data["events"] = [event_json(e) for e in record.events]
+        return data
+    data = {}
+    for name in names:
+        value = getattr(record, name)
+        data[name] = [event_json(e) for e in value] if name == "events" else jsonable(value)
+    if "events" not in data:
+        data["events"] = [event_json(e) for e in record.events]
     return data
 
 
 def event_item(version: int, event: Any) -> str:
-    """One item of an ``events`` message (protocol.VersionedEvent) as JSON text."""
+    """One item of an ``events`` message (protocol.VersionedEvent) as JSON text: the text
+    of ``_encode({"version": version, "event": event_json(event)})``, written field by
+    field for the named tuples events are (their fields are mostly numbers and words) by
+    a function made once per event class (``_item_writer``)."""
+    writer = _WRITERS.get(type(event))
+    if writer is None:
+        writer = _WRITERS[type(event)] = _item_writer(event)
+    return writer(version, event)
+
+
+def _encoded_item(version: int, event: Any) -> str:
     return _encode({"version": version, "event": event_json(event)})
+
+
+def _item_writer(event: Any) -> Callable[[int, Any], str]:
+    """For a named tuple's class, a function that writes its items as ``_encoded_item``
+    does: '{"version":7,"event":{"type":"Acted","player":' + _text(player) + ... + '}}'
+    (the keys are JSON texts made here, in Python literals; the values go through
+    ``_text``). Other events are written by ``_encoded_item``."""
+    kind = type(event)
+    names = getattr(kind, "_fields", None)
+    if (
+        not isinstance(event, tuple)
+        or type(names) is not tuple
+        or not names
+        or "type" in names
+        or not all(type(n) is str for n in names)
+    ):
+        return _encoded_item
+    head = ',"event":{"type":' + _encode_str(kind.__name__)
+    pieces = [repr('{"version":'), "_version(version)", repr(head)]
+    for i, name in enumerate(names):  # numbers (most fields) written in place, the rest by _text
+        pieces += [repr("," + _encode_str(name) + ":"), f"(_int(_{i}) if type(_{i}) is int else _text(_{i}))"]
+    pieces.append(repr("}}"))
+    unpack = ", ".join(f"_{i}" for i in range(len(names)))
+    source = f"def write(version, event):\n    {unpack}, = event\n    return {' + '.join(pieces)}\n"
+    scope: dict[str, Any] = {"_text": _text, "_version": int.__repr__, "_int": int.__repr__}
+    exec(source, scope)  # the class's names are in it as string literals only
+    writer: Callable[[int, Any], str] = scope["write"]
+    return writer
+
+
+def _text(value: Any) -> str:
+    """``value`` as ``_encode`` writes it."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _encode_str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is Card:
+        return '"' + str(value) + '"'  # two ASCII characters, nothing to escape
+    if kind is tuple:  # cards, seats, (seat, stack) pairs
+        return "[" + ",".join(map(_text, value)) + "]"
+    if kind is float and value - value == 0:  # finite
+        return float.__repr__(value)
+    return _encode(jsonable(value))
+
+
+_WRITERS: dict[type, Callable[[int, Any], str]] = {}  # event class -> its item writer
+
+
+def _plain(value: Any) -> str:
+    """``value`` as pydantic's ``model_dump_json`` writes it (strings unescaped beyond
+    JSON's needs, as ``encode_basestring`` leaves them); ``_NotPlain`` for what it might
+    write otherwise (a float out of the range where it prints as Python does, a type of
+    value not met in a your_turn message)."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _encode_plain_str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is list or kind is tuple:
+        return "[" + ",".join(map(_plain, value)) + "]"
+    if kind is float and (value == 0.0 or 1e-4 <= abs(value) < 1e15):
+        return float.__repr__(value)
+    raise _NotPlain
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def your_turn_text(
+    table: str,
+    legal: tuple[Any, ...],
+    deadline: float,
+    game: str,
+    street: str,
+    cards: list[str | None],
+    up: list[bool],
+    board: list[str],
+    pot: int,
+    stack: int,
+    players: int,
+    opponents_up: list[list[str]],
+) -> str | None:
+    """The ``your_turn`` message (protocol.YourTurn) as its ``model_dump_json()`` writes it,
+    byte for byte, without a model per turn; ``legal`` is the engine's Legal (a named
+    tuple of numbers and booleans, written as ``jsonable`` makes it). None for values it
+    does not write the same way (the caller makes the model then)."""
+    try:
+        writer = _LEGAL_WRITERS.get(type(legal))
+        if writer is None:
+            writer = _LEGAL_WRITERS[type(legal)] = _legal_writer(type(legal))
+        if type(pot) is not int or type(stack) is not int or type(players) is not int:
+            return None  # as pydantic's int fields would take them: the model's business
+        others = (
+            "[" + ",".join(["[]"] * len(opponents_up)) + "]"  # hold'em: no up cards
+            if not any(opponents_up)
+            else "[" + ",".join(map(_plain_list, opponents_up)) + "]"
+        )
+        return (
+            f'{{"type":"your_turn","table":{_encode_plain_str(table)},"legal":{writer(legal)},'
+            f'"deadline":{_plain(float(deadline))},"game":{_plain(game)},"street":{_plain(street)},'
+            f'"cards":{_plain_list(cards)},"up":{_plain_list(up)},"board":{_plain_list(board)},'
+            f'"pot":{pot},"stack":{stack},"players":{players},"opponents_up":{others}}}'
+        )
+    except _NotPlain:
+        return None
+
+
+def _plain_list(values: Any) -> str:
+    """A list as ``_plain`` writes it; lists of words or of booleans in one go."""
+    kinds = set(map(type, values))
+    if kinds <= _WORDS:
+        return "[" + ",".join(map(_encode_plain_str, values)) + "]"
+    if kinds <= _BOOLEANS:
+        return "[" + ",".join(["true" if v else "false" for v in values]) + "]"
+    return _plain(values)
+
+
+_WORDS = frozenset({str})
+_BOOLEANS = frozenset({bool})
+
+
+def _legal_writer(kind: type) -> Callable[[Any], str]:
+    """For the Legal named tuple: a function writing it as ``_plain(jsonable(legal))`` does,
+    with its numbers and booleans written in place and anything else left to ``_plain``."""
+    names = kind._fields  # type: ignore[attr-defined]
+    if not names:
+        return lambda legal: "{}"
+    value = (
+        '(_int(_{0}) if type(_{0}) is int else "true" if _{0} is True else "false" if _{0} is False'
+        ' else "null" if _{0} is None else _plain(_{0}))'
+    )
+    pieces = []
+    for i, name in enumerate(names):
+        key = ("{" if i == 0 else ",") + _encode_plain_str(name) + ":"
+        pieces += [repr(key), value.format(i)]
+    unpack = ", ".join(f"_{i}" for i in range(len(names)))
+    source = f"def write(legal):\n    {unpack}, = legal\n    return {' + '.join(pieces)} + '}}'\n"
+    scope: dict[str, Any] = {"_plain": _plain, "_int": int.__repr__}
+    exec(source, scope)  # the class's names are in it as string literals only
+    writer: Callable[[Any], str] = scope["write"]
+    return writer
+
+
+_LEGAL_WRITERS: dict[type, Callable[[Any], str]] = {}
 
 
 def events_text(table: str, items: list[str]) -> str:

@@ -7,13 +7,14 @@ saw, stay visible); the board holds only the cards that were dealt (no rabbit hu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pokerroom.core.cards import Card
-from pokerroom.core.evaluator import best_five, describe
-from pokerroom.core.events import Event, HandEnded, PotAwarded
-from pokerroom.core.hand import Hand
-from pokerroom.core.views import events_for, view
+from pokerroom.core.evaluator import best_five, describe, evaluate_ints
+from pokerroom.core.events import Event, HandEnded, PotAwarded, for_viewer
 from pokerroom.table.events import HandFinished
 
 
@@ -64,10 +65,24 @@ def to_seats(event: Event, seats: tuple[int, ...]) -> Event:
             eligible=tuple(seats[p] for p in event.eligible),
             winners=tuple(seats[p] for p in event.winners),
         )
-    player = getattr(event, "player", None)
+    kind = type(event)
+    at = _PLAYER_AT.get(kind)
+    if at is None:
+        fields: tuple[str, ...] = getattr(kind, "_fields", ())
+        at = _PLAYER_AT[kind] = fields.index("player") if "player" in fields else -1
+    if at < 0:
+        return event
+    values: list[Any] = list(event)
+    player = values[at]
     if player is None:
         return event
-    return event._replace(player=seats[player])  # type: ignore[call-arg]
+    # event._replace(player=seats[player]), without its keyword machinery (~7 events an action)
+    values[at] = seats[player]
+    new: Event = tuple.__new__(kind, values)
+    return new
+
+
+_PLAYER_AT: dict[type, int] = {}  # event class -> index of its "player" field, -1 if none
 
 
 def finished(number: int, ended: HandEnded, seats: tuple[int, ...]) -> HandFinished:
@@ -78,24 +93,63 @@ def finished(number: int, ended: HandEnded, seats: tuple[int, ...]) -> HandFinis
     )
 
 
+class FinishedHand(Protocol):
+    """What ``record_hand`` reads of a hand that is over: a core ``Hand``, or the same hand
+    rebuilt from its snapshot (server.histories.restore)."""
+
+    @property
+    def events(self) -> Sequence[Event]: ...
+    @property
+    def holes(self) -> Sequence[Sequence[Card]]: ...
+    @property
+    def face_up(self) -> Sequence[Sequence[bool]]: ...
+    @property
+    def board(self) -> Sequence[Card]: ...
+    @property
+    def starting_stacks(self) -> Sequence[int]: ...
+    @property
+    def folded(self) -> Sequence[bool]: ...
+    @property
+    def reached_showdown(self) -> AbstractSet[int]: ...
+    @property
+    def shown(self) -> AbstractSet[int]: ...
+    @property
+    def mucked(self) -> AbstractSet[int]: ...
+
+
 def record_hand(
-    number: int, game: str, button: int, hand: Hand, seats: tuple[int, ...], players: tuple[str, ...]
+    number: int, game: str, button: int, hand: FinishedHand, seats: tuple[int, ...], players: tuple[str, ...]
 ) -> HandRecord:
-    """The previous-hand record of a completed hand whose players sat in ``seats``."""
-    public = view(hand, None)
-    ended = hand.result()
+    """The previous-hand record of a completed hand whose players sat in ``seats``: what
+    ``view(hand, None)`` and ``events_for(hand, None)`` show of it, the values of the hands
+    that reached the showdown and the pots. It reads only the hand's cards and events, so
+    the hand rebuilt from its stored snapshot gives the same record (the server stores no
+    record: it makes it from the snapshot when a history is read)."""
+    ended = hand.events[-1]
+    if type(ended) is not HandEnded:
+        raise ValueError("a hand is recorded once it is over")
+    revealed = set(hand.reached_showdown)  # D6: shown or mucked at the showdown
+    visible = set(hand.shown) | revealed  # views.visible_holes of a complete hand, for nobody
+    board = list(hand.board)
     people = []
-    for p, seat_view in enumerate(public.seats):
-        reached = p in hand.reached_showdown
-        value = hand.hand_value(p) if reached else None
-        best = best_five(list(hand.holes[p]) + list(hand.board)) if value is not None else ()
+    for p, holes in enumerate(hand.holes):
+        reached = p in revealed
+        value = None
+        if reached and len(holes) + len(board) >= 7:  # Hand.hand_value
+            value = evaluate_ints(list(holes) + board)
+        best = best_five(list(holes) + board) if value is not None else ()
+        if p in visible:  # views._cards: stud up cards are seen by everyone (R2)
+            seen: tuple[Card | None, ...] = tuple(holes)
+        else:
+            up = hand.face_up[p]
+            seen = tuple(c if up and up[k] else None for k, c in enumerate(holes))
         people.append(PlayerRecord(
             seat=seats[p],
             player=players[p],
             starting_stack=hand.starting_stacks[p],
             final_stack=ended.stacks[p],
             net=ended.net[p],
-            cards=seat_view.cards,
+            cards=seen,
             folded=hand.folded[p],
             reached_showdown=reached,
             mucked=p in hand.mucked,
@@ -110,5 +164,10 @@ def record_hand(
         for e in hand.events
         if type(e) is PotAwarded
     )
-    events = tuple(to_seats(e, seats) for e in events_for(hand, None) if type(e) is not HandEnded)
-    return HandRecord(number, game, button, tuple(hand.board), tuple(people), pots, events)
+    # events_for(hand, None) of a complete hand, by seat
+    events = tuple(
+        to_seats(e if getattr(e, "player", None) in revealed else for_viewer(e, None), seats)
+        for e in hand.events
+        if type(e) is not HandEnded
+    )
+    return HandRecord(number, game, button, tuple(board), tuple(people), pots, events)

@@ -67,7 +67,10 @@ class Table:
         self.hand_number = 0
         self.stage = 0  # index in config.schedule of the game being dealt
         self._stage_hands = 0  # hands dealt in this stage so far
-        self.previous: HandRecord | None = None
+        self._previous: HandRecord | None = None
+        # what record_hand needs, until somebody asks for the record (most hands: nobody)
+        self._previous_of: tuple[int, str, int, Hand, tuple[int, ...], tuple[str, ...]] | None = None
+        self.previous_number: int | None = None  # the number of the hand ``previous`` records
         self.turn: TurnStarted | None = None
         self._players: tuple[str, ...] = ()
         self._game: Game = config.schedule[0].game
@@ -79,6 +82,20 @@ class Table:
         self._button: int | None = None
 
     # ------------------------------------------------------------------ queries
+
+    @property
+    def previous(self) -> HandRecord | None:
+        """The record of the last hand played ("show previous hand", H16), made the first
+        time it is asked for: from the finished hand, which no longer changes."""
+        if self._previous_of is not None:
+            self._previous, self._previous_of = record_hand(*self._previous_of), None
+        return self._previous
+
+    @property
+    def hand_players(self) -> tuple[str, ...]:
+        """The names of the players dealt in the hand being played, or the last one, in the
+        order of ``plan.seats`` (those who left since included)."""
+        return self._players
 
     @property
     def game(self) -> Game:
@@ -306,24 +323,28 @@ class Table:
             raise TableError("bad_deck", f"{e} (the table deals from a full shuffled deck)") from None
         if button is not None and (type(button) is not int or button not in self.seats):
             raise TableError("bad_seat", f"the first button must be an occupied seat, not {button!r}")
-        if self._plan_for(button) is None:
+        plan = self._plan_for(button)
+        if plan is None:
             raise TableError("not_enough_players", "two players ready to play are needed to deal")
         out: list[AnyEvent] = []
+        asked = False
         for s, seat in list(self.seats.items()):
             if seat.options.sit_out_next_hand:
+                asked = True
                 out += self._sit_out(s, "asked")
         self._deck, self._reshuffle, self._button = cards, reshuffle, button
         self._confirmed = {}
         self._pending = {}
         self.phase = POSTING
-        return out + self._continue_posting(now)
+        # the plan holds unless somebody sat out just now (nothing else it reads changed)
+        return out + self._continue_posting(now, None if asked else plan)
 
     def _plan_for(self, button: int | None) -> Plan | None:
         stage = self.config.schedule[self._next_stage()[0]]
         return plan_hand(self.seats, self.config.seats, stage.game, self.positions, button)
 
-    def _continue_posting(self, now: float) -> list[AnyEvent]:
-        plan = self._plan_for(self._button)
+    def _continue_posting(self, now: float, known: Plan | None = None) -> list[AnyEvent]:
+        plan = known if known is not None else self._plan_for(self._button)
         if plan is None:  # not enough players left to deal: back to waiting
             self.phase = IDLE
             self._pending = {}
@@ -557,9 +578,11 @@ class Table:
         assert hand is not None and plan is not None and hand.phase != BETTING
         self.turn = None
         self.phase = IDLE
-        self.previous = record_hand(
+        self._previous = None
+        self._previous_of = (
             self.hand_number, game_label(self._game), plan.positions.button, hand, plan.seats, self._players
         )
+        self.previous_number = self.hand_number
         out: list[AnyEvent] = []
         ended = hand.result()
         for s, stack in zip(plan.seats, ended.stacks, strict=True):

@@ -124,5 +124,5 @@ def table_view(table: Table, viewer: str | None = None) -> TableView:
         post=(request.blind, request.dead, request.ante) if request is not None else None,
         options=table.seats[seat].options if seat is not None else None,
         time_bank=table.seats[seat].time_bank if seat is not None else None,
-        previous_hand=table.previous.number if table.previous is not None else None,
+        previous_hand=table.previous_number,
     )
