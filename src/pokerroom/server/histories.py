@@ -97,6 +97,7 @@ from pokerroom.core.phh import HandHistory, dumps
 from pokerroom.core.structures import Game, Structure
 from pokerroom.server.fairness import leaves_of, openings_of
 from pokerroom.server.wire import record_json
+from pokerroom.table.record import FinishedHand as RecordedHand
 from pokerroom.table.record import record_hand
 
 __all__ = [
@@ -120,36 +121,19 @@ class HistoryError(ValueError):
     """A hand history that cannot be written (a live hand, names or seats that do not fit)."""
 
 
-class FinishedHand(Protocol):
+class FinishedHand(RecordedHand, Protocol):
     """What the writers read of a hand: a core ``Hand``, or a ``StoredHand`` rebuilt from
-    its ``snapshot``."""
+    its ``snapshot``; what the previous-hand record reads (table.record.FinishedHand),
+    and more."""
 
     @property
     def game(self) -> Game: ...
     @property
     def n(self) -> int: ...
     @property
-    def events(self) -> Sequence[Event]: ...
-    @property
-    def holes(self) -> Sequence[Sequence[Card]]: ...
-    @property
-    def face_up(self) -> Sequence[Sequence[bool]]: ...
-    @property
-    def board(self) -> Sequence[Card]: ...
-    @property
-    def starting_stacks(self) -> Sequence[int]: ...
-    @property
     def stacks(self) -> Sequence[int]: ...
     @property
     def winnings(self) -> Sequence[int]: ...
-    @property
-    def folded(self) -> Sequence[bool]: ...
-    @property
-    def reached_showdown(self) -> AbstractSet[int]: ...
-    @property
-    def shown(self) -> AbstractSet[int]: ...
-    @property
-    def mucked(self) -> AbstractSet[int]: ...
     @property
     def big_blind_position(self) -> int: ...
     @property
