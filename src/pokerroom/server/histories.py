@@ -59,7 +59,6 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Protocol
