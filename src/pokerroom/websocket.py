@@ -207,6 +207,10 @@ def parse_close(payload: bytes) -> tuple[int, str]:
     return code, reason
 
 
+class _TooLong(Exception):
+    """A handshake over its size limit."""
+
+
 class WebSocketProtocol(asyncio.Protocol):
     """What both ends share once the handshake is done. Subclasses do the handshake, call
     ``opened`` and override ``on_text`` / ``on_binary`` / ``on_close``."""
@@ -228,6 +232,20 @@ class WebSocketProtocol(asyncio.Protocol):
         self._awaiting_pong = False
         self._closed: asyncio.Future[None] | None = None
         self._out: list[bytes] | None = None  # frames to write at the end of the loop's turn
+        self._head = b""  # the opening handshake, as it arrives
+
+    def _take_head(self, data: bytes, limit: int) -> tuple[bytes, bytes] | None:
+        """The handshake's head (up to its blank line) and the bytes after it, once the
+        blank line has come; None before. Raises _TooLong past ``limit`` bytes."""
+        self._head += data
+        end = self._head.find(b"\r\n\r\n")
+        if end < 0 or end > limit:
+            if len(self._head) > limit:
+                raise _TooLong
+            return None
+        head, rest = self._head[:end], self._head[end + 4 :]
+        self._head = b""
+        return head, rest
 
     # ----------------------------------------------------------- for subclasses
 
@@ -457,7 +475,6 @@ class ClientProtocol(WebSocketProtocol):
         super().__init__(**kwargs)
         self._request = b""
         self._key = ""
-        self._response = b""
         self.handshake: asyncio.Future[None] | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -469,14 +486,14 @@ class ClientProtocol(WebSocketProtocol):
         if self.state is not CONNECTING:
             self.frames(data)
             return
-        self._response += data
-        end = self._response.find(b"\r\n\r\n")
-        if end < 0:
-            if len(self._response) > 16384:
-                self._refused("the handshake response is too long")
+        try:
+            taken = self._take_head(data, 16384)
+        except _TooLong:
+            self._refused("the handshake response is too long")
             return
-        head, leftover = self._response[:end].decode("latin-1"), self._response[end + 4 :]
-        self._response = b""
+        if taken is None:
+            return
+        head, leftover = taken[0].decode("latin-1"), taken[1]
         lines = head.split("\r\n")
         status = lines[0].split(" ", 2)
         headers = {}
@@ -561,7 +578,6 @@ class ServerProtocol(WebSocketProtocol):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._head = b""
         self.request: Request | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -579,14 +595,14 @@ class ServerProtocol(WebSocketProtocol):
         if self.state is not CONNECTING:
             self.frames(data)
             return
-        self._head += data
-        end = self._head.find(b"\r\n\r\n")
-        if end < 0 or end > self.max_handshake:
-            if len(self._head) > self.max_handshake:
-                self._refuse(431, "the handshake is too long")
+        try:
+            taken = self._take_head(data, self.max_handshake)
+        except _TooLong:
+            self._refuse(431, "the handshake is too long")
             return
-        head, leftover = self._head[:end], self._head[end + 4 :]
-        self._head = b""
+        if taken is None:
+            return
+        head, leftover = taken
         request, problem = _parse_request(head)
         if problem is not None:
             self._refuse(*problem)

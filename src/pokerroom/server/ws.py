@@ -142,16 +142,13 @@ class RoomSocketBase(w.ServerProtocol):
             return
         if self.state is not w.OPEN:
             return
-        conn = Connection(account.name if account else None, account.id if account else None, self._write)
+        conn = Connection(account.name if account else None, account.id if account else None, self.send_text)
         self.conn = conn
         conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
         early, self._early = self._early, []
         for opcode, payload in early:
             if self.state is w.OPEN:
                 self._message(opcode, payload)
-
-    def _write(self, text: str) -> None:
-        self.send_text(text)
 
     def on_overflow(self) -> None:
         if self.conn is not None:
@@ -180,7 +177,8 @@ class RoomSocketBase(w.ServerProtocol):
         if opcode != w.TEXT:
             conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
             return
-        if len(raw) > p.MAX_MESSAGE_BYTES or len(raw.encode()) > p.MAX_MESSAGE_BYTES:
+        # its size in bytes: its length when ASCII, the common case, else its UTF-8's
+        if len(raw) > p.MAX_MESSAGE_BYTES or (not raw.isascii() and len(raw.encode()) > p.MAX_MESSAGE_BYTES):
             conn.send(p.Error(code="too_big", message=f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"))
             return
         if not self.bucket.take():
