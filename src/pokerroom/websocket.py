@@ -454,13 +454,6 @@ class WebSocketProtocol(asyncio.Protocol):
             self.close_code = ABNORMAL
             self._abort()
 
-    # flow control: the transport's own buffer limit is the signal; send_text checks size
-    def pause_writing(self) -> None:
-        pass
-
-    def resume_writing(self) -> None:
-        pass
-
 
 class HandshakeError(Exception):
     """The server refused the WebSocket handshake or answered it wrongly."""

@@ -73,12 +73,6 @@ class Room:
             return None
         return runner.submit(conn, message)
 
-    async def dispatch(self, conn: Connection, message: Any) -> None:
-        """Handle one valid client message, until its table has."""
-        done = self.submit(conn, message)
-        if done is not None:
-            await done
-
     def disconnected(self, conn: Connection) -> None:
         """A connection closed: it stops watching; a seated player keeps his seat and his
         clock runs as usual."""
