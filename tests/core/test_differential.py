@@ -12,7 +12,17 @@ Only the disagreements RULE-CASES.md documents (our rules win there) are special
 each in one predicate below that names its case:
 
 - D3 / case 15, ``short_big_blind``: the big blind posts less than a full big blind.
-  PokerKit makes the short blind the amount to call: the hand is skipped.
+  PokerKit makes the short blind the amount to call: the hand is skipped. So is a short
+  straddle (D10, ``short_straddle``), for the same reason.
+- D10, ``straddle_min_raise``: a fifth of the no-limit and pot-limit hands of 3 or more
+  players have a straddle (twice the big blind, by the player after the big blind; PokerKit
+  takes it as a third ``blinds_or_straddles`` entry). Preflop, until a raise of at least the
+  straddle, our minimum raise is the straddle more (RRP: to 8 after a straddle of 4) and
+  PokerKit's its largest raise so far, at least the big blind (to 6): each minimum is
+  compared with its engine's rule (``rule_range``), the maximum exactly, and only raises
+  legal in both are taken. Who acts (the straddler last, with his option), fold / check /
+  call and the pot-limit maximum (the straddle is the current bet) are compared as
+  everywhere.
 - D1 / case 21, ``pokerkit_fifth_preflop_bet``: fixed limit, preflop, our cap of four bets
   is reached and PokerKit still offers a raise: accepted, and that raise is never taken.
 - D2 / cases 10, 12, 24, 25 and 27: after a short all-in everything is still compared
@@ -86,6 +96,7 @@ class Setup:
     big_bet: int | None
     stacks: tuple[int, ...]
     order: tuple[int, ...]  # the deck, card ints
+    straddle: int = 0  # D10: the straddle of player 2 (twice the big blind), 0 for none
 
     @property
     def n(self) -> int:
@@ -104,10 +115,12 @@ class Setup:
 
     def hands(self) -> tuple[Hand, PKHand]:
         """Our hand and PokerKit's, dealt the same cards (PokerKit gets what our deck deals)."""
-        ours = Hand(self.game(), list(self.stacks), [FULL_DECK[c] for c in self.order])
+        blinds = (self.small_blind, self.big_blind, *((self.straddle,) if self.straddle else ()))
+        forced = {"blinds": [*blinds, *[0] * (self.n - len(blinds))]} if self.straddle else {}
+        ours = Hand(self.game(), list(self.stacks), [FULL_DECK[c] for c in self.order], **forced)
         holes, board = deal_from_deck([DECK[c] for c in self.order], self.n)
         theirs = PKHand(
-            self.structure, list(self.stacks), (self.small_blind, self.big_blind), self.ante,
+            self.structure, list(self.stacks), blinds, self.ante,  # type: ignore[arg-type]
             self.small_bet, self.big_bet, self.big_blind, holes, board,
         )
         return ours, theirs
@@ -122,13 +135,17 @@ class Setup:
     def __str__(self) -> str:
         limit = f" bets {self.small_bet}/{self.big_bet}" if self.structure == "FL" else ""
         cards = " ".join(DECK[c] for c in self.order[: 2 * self.n + 8])
-        return (f"{self.structure} blinds {self.small_blind}/{self.big_blind}{limit} "
+        straddle = f" straddle {self.straddle}" if self.straddle else ""
+        return (f"{self.structure} blinds {self.small_blind}/{self.big_blind}{straddle}{limit} "
                 f"ante {self.ante} stacks {list(self.stacks)} deck {cards}")
 
 
-def random_setup(rng: random.Random) -> Setup:
-    structure = rng.choice(("NL", "PL", "FL"))
-    n = rng.randint(2, 9)
+def random_setup(rng: random.Random, straddles: bool = False) -> Setup:
+    """A random hand; a fifth of the no-limit and pot-limit ones of 3+ players (chosen by
+    the deck's last card, so the other hands are what they were before straddles) have a
+    straddle (D10); ``straddles``: a no-limit or pot-limit hand of 3+ players, straddled."""
+    structure = rng.choice(("NL", "PL") if straddles else ("NL", "PL", "FL"))
+    n = rng.randint(3 if straddles else 2, 9)
     small_bet = big_bet = None
     if structure == "FL":
         small_bet, big_bet = rng.choice(FL_STAKES)
@@ -151,7 +168,9 @@ def random_setup(rng: random.Random) -> Setup:
         stacks.append(stack)
     order = list(range(52))
     rng.shuffle(order)
-    return Setup(structure, sb, bb, ante, small_bet, big_bet, tuple(stacks), tuple(order))
+    straddled = structure != "FL" and n >= 3 and (straddles or order[-1] % 5 == 0)
+    return Setup(structure, sb, bb, ante, small_bet, big_bet, tuple(stacks), tuple(order),
+                 2 * bb if straddled else 0)
 
 
 # ----------------------------------------------------------- the documented disagreements
@@ -164,6 +183,22 @@ def short_big_blind(setup: Setup) -> bool:
     (at 50/100 with a 60-chip big blind: call 60, minimum raise to 160). Skip the hand."""
     bb = 0 if setup.n == 2 else 1  # PHH order; heads-up, player 0 is the big blind (H4)
     return setup.stacks[bb] - setup.ante < setup.big_blind
+
+
+def short_straddle(setup: Setup) -> bool:
+    """D10 with D3: the straddler (player 2) is all-in for less than his straddle. We call the
+    full straddle, PokerKit the short one, as with a short big blind: skip the hand."""
+    return bool(setup.straddle) and setup.stacks[2] - setup.ante < setup.straddle
+
+
+def straddle_min_raise(setup: Setup, round_: Round) -> bool:
+    """D10: preflop after a straddle, no raise yet of at least the straddle. Our minimum raise
+    is the straddle more (RRP: NL 1/2, straddle 4: to 8); PokerKit's is its largest raise so
+    far, at least the big blind (to 6; WSOP says the same)."""
+    return (
+        bool(setup.straddle) and round_.street == 0
+        and max(round_.pk_raise, setup.big_blind) < round_.full_raise
+    )
 
 
 def pokerkit_fifth_preflop_bet(
@@ -341,13 +376,15 @@ def assert_pot_limit_short_blind(
     all_in = round_.level - ours.call + hand.stacks[ours.player]
     want_ours, want_theirs = min(as_if_full, all_in), min(as_if_full - missing, all_in)
     theirs_range = (theirs["raise_min_to"], theirs["raise_max_to"])
+    # the minimums as each engine's rule has them: the same but after a straddle (D10)
+    lows = (rule_range(setup, round_, hand, ours, False)[0], rule_range(setup, round_, hand, ours, True)[0])
     if (
-        ours.min_to is None or ours.max_to is None or theirs_range[0] != ours.min_to
+        ours.min_to is None or ours.max_to is None or (ours.min_to, theirs_range[0]) != lows
         or (ours.max_to, theirs_range[1]) != (want_ours, want_theirs)
     ):
-        raise fail(f"case 20: ours {(ours.min_to, ours.max_to)}, pokerkit {theirs_range}; by the "
-                   f"rule (blinds short by {missing}) maximums {want_ours} and {want_theirs}")
-    return ours.min_to, want_theirs
+        raise fail(f"case 20: ours {(ours.min_to, ours.max_to)}, pokerkit {theirs_range}; by the rule "
+                   f"(blinds short by {missing}) minimums {lows}, maximums {want_ours} and {want_theirs}")
+    return max(lows), want_theirs
 
 
 def nobody_acts_again(hand: Hand, pk: PKHand) -> bool:
@@ -401,8 +438,9 @@ class Round:
 
     @classmethod
     def start(cls, setup: Setup, street: int) -> Round:
-        if street == 0:
-            return cls(0, setup.big_blind, setup.big_blind, 1, setup.big_blind)
+        if street == 0:  # D10: after a straddle the bet is the straddle, and so is a full raise
+            level = setup.straddle or setup.big_blind
+            return cls(0, level, level, 1, level)
         return cls(street, 0, setup.big_blind, 0, 0)
 
     def pokerkit_reopened(self, p: int, call: int) -> bool:
@@ -452,14 +490,16 @@ def rule_range(
     minimum to the bet plus the last full raise (both engines, case 13), the maximum all-in,
     or pot limit the bet plus the pot after calling (case 20 as ``assert_pot_limit_short_
     blind`` says, for us); fixed limit to the last full bet level plus a bet (case 24), for
-    PokerKit to the bet plus its largest increment or a bet. Each capped at all-in."""
+    PokerKit to the bet plus its largest increment or a bet. Each capped at all-in. No / pot
+    limit, PokerKit's minimum is the bet plus its largest increment, at least the big blind:
+    the same as ours but after a straddle (D10, ``straddle_min_raise``)."""
     assert ours.player is not None
     all_in = round_.level - ours.call + hand.stacks[ours.player]
     if setup.structure == "FL":
         size = setup.bet_size(round_.street)
         to = round_.level + max(round_.pk_raise, size) if pokerkit else round_.full_level + size
         return min(to, all_in), min(to, all_in)
-    low = round_.level + round_.full_raise
+    low = round_.level + (max(round_.pk_raise, setup.big_blind) if pokerkit else round_.full_raise)
     if setup.structure == "NL":
         high = all_in
     else:
@@ -494,15 +534,20 @@ def explain_raise_ranges(
         by_rule(pk, True, "case 21")
         return None, "D1 fixed-limit fifth bet preflop (case 21)", True
     if mine is not None and pk is not None:
+        if pot_limit_short_blind(setup, round_):
+            reason = "case 20 pot-limit maximum with a short blind (TDA 54-B/C)"
+            return assert_pot_limit_short_blind(setup, round_, hand, ours, theirs, fail), reason, False
+        if straddle_min_raise(setup, round_):
+            by_rule(mine, False, "D10")
+            by_rule(pk, True, "D10")
+            reason = "D10 minimum raise after a straddle: to twice it (pokerkit: the big blind more)"
+            return (max(mine[0], pk[0]), min(mine[1], pk[1])), reason, False
         if incomplete_all_in_completion(setup, round_):
             by_rule(mine, False, "case 24")
             by_rule(pk, True, "case 24")
             low, high = max(mine[0], pk[0]), min(mine[1], pk[1])
             reason = "D2 completion after an incomplete all-in (case 24)"
             return ((low, high) if low <= high else None), reason, True
-        if pot_limit_short_blind(setup, round_):
-            reason = "case 20 pot-limit maximum with a short blind (TDA 54-B/C)"
-            return assert_pot_limit_short_blind(setup, round_, hand, ours, theirs, fail), reason, False
     elif pk is not None:  # PokerKit alone offers a raise
         if short_all_in_reopens(setup, round_, p, call) == "pokerkit":
             case = "case 27" if setup.structure == "FL" else "case 10"
@@ -569,6 +614,9 @@ def play_hand(rng: random.Random, setup: Setup, stats: Stats) -> None:
     stats.hands += 1
     if short_big_blind(setup):
         stats.reasons["hand skipped: D3 short big blind (case 15)"] += 1
+        return
+    if short_straddle(setup):
+        stats.reasons["hand skipped: D10 short straddle (as D3)"] += 1
         return
     hand, pk = setup.hands()
     log: list[str] = []
@@ -647,13 +695,14 @@ def play_hand(rng: random.Random, setup: Setup, stats: Stats) -> None:
     stats.exact_to_end += not disagreed and pk.stacks() == final
 
 
-def play_chunk(seed: int, hands: int) -> tuple[Stats, dict[str, list[str]]]:
-    """``hands`` random hands from one seed: the statistics and the mismatches by kind."""
-    rng = random.Random(f"differential-{seed}")
+def play_chunk(seed: int, hands: int, straddles: bool = False) -> tuple[Stats, dict[str, list[str]]]:
+    """``hands`` random hands from one seed: the statistics and the mismatches by kind
+    (``straddles``: every hand has a straddle, D10)."""
+    rng = random.Random(f"differential-{'straddles-' if straddles else ''}{seed}")
     stats = Stats()
     failures: dict[str, list[str]] = {}
     for k in range(hands):
-        setup = random_setup(rng)
+        setup = random_setup(rng, straddles)
         try:
             play_hand(rng, setup, stats)
         except Mismatch as exc:
@@ -677,3 +726,17 @@ def test_differential_against_pokerkit(seed: int) -> None:
     )
     assert stats.hands == HANDS_PER_CHUNK
     assert stats.compared_to_end >= MIN_COMPARED_TO_END * stats.hands, stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+def test_D10_straddled_hands_against_pokerkit(seed: int) -> None:
+    """Every hand straddled (no limit and pot limit, 3 to 9 players): the straddler acts last
+    with his option, the pot-limit maximum counts the straddle, and the one difference is
+    the minimum raise (``straddle_min_raise``)."""
+    stats, failures = play_chunk(seed, HANDS_PER_CHUNK, straddles=True)
+    print(f"straddles {seed}: {stats}")
+    assert not failures, "\n".join(found[0] for found in failures.values())
+    assert stats.compared_to_end >= MIN_COMPARED_TO_END * stats.hands, stats
+    assert stats.reasons["decision checked by rule: D10 minimum raise after a straddle: to twice it "
+                         "(pokerkit: the big blind more)"] >= 50, stats

@@ -296,8 +296,11 @@ def test_unsupported_variants(variant: str) -> None:
 
 
 @pytest.mark.parametrize(("hh", "message"), [
-    (nt([], n=4, blinds_or_straddles=[1, 2, 4, 0]), "straddles"),
+    (nt([], n=4, blinds_or_straddles=[1, 2, 4, 8]), "straddles"),  # D10: one straddle only
+    (nt([], n=4, blinds_or_straddles=[1, 2, 3, 0]), "straddles"),  # D10: twice the big blind only
+    (nt([], n=6, blinds_or_straddles=[1, 2, 0, 0, 0, 4]), "straddles"),  # D10: no button straddle
     (nt([], n=6, blinds_or_straddles=[0, 0, 0, 0, 0, 3]), "straddles"),
+    (nt([], n=4, blinds_or_straddles=[1, 2, 4, 0], variant="FT", small_bet=2, big_bet=4), "straddles"),
     (nt([], starting_stacks=[100.5, 100, 100]), "starting_stacks is not a whole number of chips (100.5)"),
     (nt([], blinds_or_straddles=[0.5, 1, 0]), "blinds_or_straddles is not a whole number"),
     (nt([], antes=[0.25] * 3), "antes is not a whole number"),
@@ -483,6 +486,121 @@ def test_pot_limit_hands_use_our_pt_code() -> None:
     err = replay_error(nt([*DEAL3, "p3 cbr 8"], variant="PT"))
     assert (err.index, err.code) == (3, "amount_out_of_range") and "between 4 and 7" in str(err)
     assert replay(nt([*DEAL3, "p3 cbr 8", "p1 f", "p2 f"])).stacks == [99, 98, 103]  # fine in no limit
+
+
+# ---------------------------------------------------------------------------- straddles (D10), shows (D12)
+
+# The spec's "Under-the-gun (UTG) straddle" (required.rst: blinds_or_straddles = [1, 2, 4, 0]),
+# written by hand: p3 straddles 4, the button p4 opens and raises to 8 (twice the straddle),
+# p3 re-raises to 24, and his aces beat the kings on a dry board.
+SPEC_STRADDLE = """variant = "NT"
+antes = [0, 0, 0, 0]
+blinds_or_straddles = [1, 2, 4, 0]
+min_bet = 2
+starting_stacks = [200, 200, 200, 200]
+actions = [
+  "d dh p1 7h2c",
+  "d dh p2 8d3c",
+  "d dh p3 AsAh",
+  "d dh p4 KsKh",
+  "p4 cbr 8",
+  "p1 f",
+  "p2 f",
+  "p3 cbr 24",
+  "p4 cc",
+  "d db 2d5d9s",
+  "p3 cbr 30",
+  "p4 cc",
+  "d db Jh",
+  "p3 cc",
+  "p4 cc",
+  "d db Tc",
+  "p3 cc",
+  "p4 cc",
+  "p3 sm AsAh",
+  "p4 sm KsKh",
+]
+finishing_stacks = [199, 198, 257, 146]
+"""
+DEAL4 = ["d dh p1 7h2c", "d dh p2 8d3c", "d dh p3 AsAh", "d dh p4 KsKh"]
+STRADDLE4 = [1, 2, 4, 0]
+
+
+def test_D10_a_straddle_file_written_from_the_spec_replays_to_its_finishing_stacks() -> None:
+    hh = loads(SPEC_STRADDLE)
+    assert hh.blinds_or_straddles == [1, 2, 4, 0]
+    hand = replay(hh)
+    assert [(e.player, e.kind, e.amount) for e in hand.events if type(e) is Posted] == [
+        (0, "small_blind", 1), (1, "big_blind", 2), (2, "straddle", 4)]
+    assert hand.stacks == [199, 198, 257, 146]
+    assert verify(hh).ok is True
+    assert loads(dumps(hh)) == hh and replay(loads(dumps(hh))).stacks == hand.stacks
+
+
+def test_D10_a_raise_to_less_than_twice_the_straddle_does_not_replay() -> None:
+    err = replay_error(nt([*DEAL4, "p4 cbr 6"], n=4, blinds_or_straddles=STRADDLE4))
+    assert (err.index, err.code) == (4, "amount_out_of_range") and "between 8 and 100" in str(err)
+    err = replay_error(nt([*DEAL4, "p1 f"], n=4, blinds_or_straddles=STRADDLE4))
+    assert err.code == "not_your_turn" and "p4 is to act" in str(err)  # the player after the straddler
+
+
+def test_D10_the_straddler_checks_his_option_and_the_flop_follows() -> None:
+    limped = [*DEAL4, "p4 cc", "p1 cc", "p2 cc", "p3 cc", "d db 2d5d9s", "p1 cc", "p2 cc", "p3 cc",
+              "p4 cbr 10", "p1 f", "p2 f", "p3 f"]
+    hand = replay(nt(limped, n=4, blinds_or_straddles=STRADDLE4))
+    assert [e.action for e in hand.events if type(e) is Acted][:4] == ["call", "call", "call", "check"]
+    assert hand.stacks == [96, 96, 96, 112]
+    err = replay_error(nt([*DEAL4, "p4 cc", "p1 cc", "p2 cc", "d db 2d5d9s"], n=4,
+                          blinds_or_straddles=STRADDLE4))
+    assert "before the betting is over (p3 is to act)" in str(err)  # the option is his
+
+
+def test_D10_pot_limit_counts_the_straddle_as_the_current_bet() -> None:
+    pt = {"n": 4, "blinds_or_straddles": STRADDLE4, "variant": "PT"}
+    assert replay(nt([*DEAL4, "p4 cbr 15", "p1 f", "p2 f", "p3 f"], **pt)).stacks == [99, 98, 96, 107]
+    err = replay_error(nt([*DEAL4, "p4 cbr 16"], **pt))
+    assert (err.index, err.code) == (4, "amount_out_of_range") and "between 8 and 15" in str(err)
+
+
+def test_D10_a_short_straddle_replays() -> None:
+    # p3 has 3 chips: all in on his straddle; p4 calls the full 4 and gets 1 back
+    hh = nt([*DEAL4, "p4 cc", "p1 f", "p2 f", "d db 2d5d9s", "d db Jh", "d db Tc"], n=4,
+            blinds_or_straddles=STRADDLE4, starting_stacks=[100, 100, 3, 100])
+    assert replay(hh).stacks == [99, 98, 9, 97]
+
+
+def test_D12_a_show_after_an_uncalled_win_replays_and_changes_no_stack() -> None:
+    won = [*DEAL4, "p4 cbr 8", "p1 f", "p2 f", "p3 f"]
+    plain = replay(nt(won, n=4, blinds_or_straddles=STRADDLE4))
+    assert plain.stacks == [99, 98, 96, 107]
+    for shows in (["p4 sm KsKh"], ["p4 sm ??Kh"], ["p4 sm Ks??"], ["p4 sm -"], ["p4 sm Ks??", "p3 sm AsAh"]):
+        assert replay(nt([*won, *shows], n=4, blinds_or_straddles=STRADDLE4)).stacks == plain.stacks, shows
+    # hidden hole cards: the show after the hand tells the one card, in its place
+    hidden = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????", "d dh p4 ????", "p4 cbr 8", "p1 f", "p2 f",
+              "p3 f", "p4 sm ??Kh"]
+    hand = replay(nt(hidden, n=4, blinds_or_straddles=STRADDLE4))
+    assert hand.stacks == plain.stacks and hand.holes[3][1] == Card("Kh")
+    # the same for a hand that had no straddle, and for a folder after a showdown
+    assert replay(nt([*DEAL3, "p3 cbr 6", "p1 f", "p2 f", "p3 sm 8c??"])).stacks == [99, 98, 103]
+    folded = [*DEAL3, "p3 cc", "p1 f", "p2 cc", FLOP, "p2 cc", "p3 cc", "d db 5s", "p2 cc", "p3 cc",
+              "d db 9s", "p2 cc", "p3 cc", "p2 sm 7h2c", "p3 sm 8c8d"]
+    assert replay(nt([*folded, "p1 sm AsKs"])).stacks == replay(nt(folded)).stacks == [99, 98, 103]
+
+
+@pytest.mark.parametrize(("shows", "message", "code"), [
+    (["p4 sm AcAd"], "the file says p4 shows AcAd, the engine has KsKh", "replay"),
+    (["p4 sm KsKhAc"], "p4 shows KsKhAc", "replay"),
+    (["p4 sm"], "the hand is over", "hand_over"),  # nothing to muck any more
+])
+def test_D12_a_show_after_the_hand_must_be_his_cards(shows: list[str], message: str, code: str) -> None:
+    err = replay_error(nt([*DEAL4, "p4 cbr 8", "p1 f", "p2 f", "p3 f", *shows], n=4,
+                          blinds_or_straddles=STRADDLE4))
+    assert (err.index, err.code) == (8, code) and message in str(err)
+
+
+def test_D12_a_folded_player_shows_only_once_the_hand_is_over() -> None:
+    err = replay_error(nt([*DEAL4, "p4 cbr 8", "p1 f", "p1 sm 7h2c"], n=4, blinds_or_straddles=STRADDLE4))
+    assert (err.index, err.code) == (6, "not_your_turn")
 
 
 # ---------------------------------------------------------------------------- seven card stud (F7S)

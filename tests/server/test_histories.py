@@ -4,6 +4,7 @@ same stacks, PokerStars-style text whose chips add up, and the hiding rules of D
 from __future__ import annotations
 
 import datetime
+import json
 import random
 import re
 import warnings
@@ -15,10 +16,24 @@ from pokerkit import HandHistory as PokerKitHistory
 
 from pokerroom.core import phh
 from pokerroom.core.cards import Card, parse_cards, seeded_deck
+from pokerroom.core.events import Posted
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
-from pokerroom.server.histories import HistoryError, hand_name, to_phh, to_pokerstars, visible_players
+from pokerroom.server.fairness import commit, salt_text
+from pokerroom.server.histories import (
+    HistoryError,
+    full_history,
+    hand_name,
+    restore,
+    snapshot,
+    stored_text,
+    to_phh,
+    to_pokerstars,
+    visible_players,
+)
 from pokerroom.sim import play_random_hand, random_action
+from pokerroom.table.record import record_hand
+from tests.core.holdem_helpers import stacked_deck
 
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gil", "Hal", "Ivy")  # no card text inside
 NOON = datetime.datetime(2026, 11, 29, 17, 0, tzinfo=datetime.UTC).timestamp()
@@ -74,7 +89,7 @@ def pokerstars_stacks(text: str) -> dict[str, int]:
     street: dict[str, int] = {}
     patterns = [
         (re.compile(r"^(\S+): posts the ante (\d+)"), "dead"),
-        (re.compile(r"^(\S+): posts (?:small blind|big blind) (\d+)"), "add"),
+        (re.compile(r"^(\S+): posts (?:small blind|big blind|straddle) (\d+)"), "add"),
         (re.compile(r"^(\S+): (?:calls|bets|brings in for) (\d+)"), "add"),
         (re.compile(r"^(\S+): (?:raises \d+ to|completes it to) (\d+)"), "to"),
         (re.compile(r"^Uncalled bet \((\d+)\) returned to (\S+)$"), "back"),
@@ -644,3 +659,239 @@ def test_side_pots_are_named_pokerstars_style() -> None:
 
 def test_card_type_is_plain_text() -> None:
     assert str(Card("Td")) == "Td"  # the writers rely on a card printing as two characters
+
+
+# ------------------------------------------------------------- straddles (D10), shows after the hand (D12)
+
+
+def straddle_blinds(game: Game, n: int) -> list[int]:
+    return [game.small_blind, game.big_blind, 2 * game.big_blind] + [0] * (n - 3)
+
+
+STRADDLE_GAMES = [Game.no_limit(1, 2), Game.no_limit(5, 10), Game.pot_limit(1, 2), Game.no_limit(1, 2, 1)]
+
+
+@cache
+def straddle_hands() -> list[tuple[Hand, list[int]]]:
+    """Random no-limit and pot-limit hands of 3 to 9 players with a straddle, a third of the
+    stacks short (the straddler all in on his straddle now and then)."""
+    rng = random.Random("histories-straddles")
+    out = []
+    for k in range(90):
+        game = rng.choice(STRADDLE_GAMES)
+        n = 3 + k % 7
+        unit = game.big_blind
+        stacks = [rng.choice([rng.randint(1, 8 * unit), rng.randint(20 * unit, 200 * unit),
+                              rng.randint(20 * unit, 200 * unit)]) for _ in range(n)]
+        hand = play_forced(game, stacks, rng.randrange(10**9), blinds=straddle_blinds(game, n))
+        out.append((hand, seats_of(n, rng)))
+    return out
+
+
+def test_D10_straddle_hands_replay_to_the_same_stacks_in_us_and_in_pokerkit() -> None:
+    short = pokerkit = 0
+    for number, (hand, seats) in enumerate(straddle_hands(), 1):
+        names = list(NAMES[:hand.n])
+        game = hand.game
+        text = to_phh(hand, names=names, seats=seats, table="T", number=number, reveal_all=True)
+        hh = phh.loads(text)
+        assert hh.blinds_or_straddles == straddle_blinds(game, hand.n), text  # due in full, short or not
+        assert "_live_blinds" not in hh.extra and "_big_blind_player" not in hh.extra
+        assert phh.replay(hh).stacks == hand.stacks and phh.verify(hh).ok is True, text
+        hidden = to_phh(hand, names=names, seats=seats, table="T", number=number, viewer=0)
+        assert phh.replay(phh.loads(hidden)).stacks == hand.stacks, hidden
+        straddle = next(e for e in hand.events if type(e) is Posted and e.kind == "straddle")
+        short += straddle.all_in
+        if game.code == "NT" and not straddle.all_in:  # PokerKit plays it to the same stacks
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                *_, last = PokerKitHistory.loads(text)
+            assert list(last.stacks) == hand.stacks, text
+            pokerkit += 1
+        stars = to_pokerstars(hand, names=names, seats=seats, table="T", number=number, button_seat=seats[-1],
+                              started_at=NOON, max_seats=9)
+        all_in = " and is all-in" if straddle.all_in else ""
+        assert f"\n{names[2]}: posts straddle {straddle.amount}{all_in}\n" in stars
+        assert pokerstars_stacks(stars) == dict(zip(names, hand.stacks, strict=True)), stars
+        rebuilt = restore(json.loads(json.dumps(snapshot(hand))))  # the stored hand writes the same texts
+        assert to_phh(rebuilt, names=names, seats=seats, table="T", number=number, reveal_all=True) == text
+    assert short >= 5 and pokerkit >= 40
+
+
+def straddled_fold_to_a_raise() -> Hand:
+    """NL 1/2, four players: Cyd straddles 4, Dee (the button) raises to 8 and everyone folds."""
+    hand = Hand(Game.no_limit(1, 2), [100] * 4, stacked_deck(4, ["7h2c", "8d3c", "AsAh", "KsKh"]),
+                blinds=[1, 2, 4, 0])
+    for action, amount in [("raise", 8), ("fold", None), ("fold", None), ("fold", None)]:
+        hand.act(action, amount)
+    return hand
+
+
+def test_D10_the_text_export_writes_the_straddle_as_pokerstars_does() -> None:
+    hand = straddled_fold_to_a_raise()
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=3, button_seat=4,
+                          started_at=NOON, viewer=3)
+    lines = stars.splitlines()
+    assert lines[lines.index("Ann: posts small blind 1"):] == [
+        "Ann: posts small blind 1", "Bob: posts big blind 2", "Cyd: posts straddle 4",
+        "*** HOLE CARDS ***", "Dealt to Dee [Ks Kh]",
+        "Dee: raises 4 to 8", "Ann: folds", "Bob: folds", "Cyd: folds",
+        "Uncalled bet (8) returned to Dee", "Dee collected 7 from pot", "Dee: doesn't show hand",
+        "*** SUMMARY ***", "Total pot 7 | Rake 0",
+        "Seat 1: Ann (small blind) folded before Flop", "Seat 2: Bob (big blind) folded before Flop",
+        "Seat 3: Cyd folded before Flop", "Seat 4: Dee (button) collected (7)",
+    ]
+    assert pokerstars_stacks(stars) == {"Ann": 99, "Bob": 98, "Cyd": 96, "Dee": 107}
+
+
+def test_D10_a_short_straddle_is_due_in_full_in_phh_and_all_in_in_the_text() -> None:
+    hand = Hand(Game.no_limit(1, 2), [100, 100, 3, 100], stacked_deck(4, ["7h2c", "8d3c", "AsAh", "KsKh"]),
+                blinds=[1, 2, 4, 0])
+    for action in ("call", "fold", "fold"):  # Dee calls the full 4, the blinds fold
+        hand.act(action)
+    while not hand.complete:
+        hand.act("show")
+    assert hand.stacks == [99, 98, 9, 97]
+    text = to_phh(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=1)
+    hh = phh.loads(text)
+    assert hh.blinds_or_straddles == [1, 2, 4, 0] and phh.replay(hh).stacks == hand.stacks
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=1, button_seat=4,
+                          started_at=NOON)
+    assert "Cyd: posts straddle 3 and is all-in\n*** HOLE CARDS ***\nDee: calls 4\n" in stars
+    assert "Uncalled bet (1) returned to Dee\n" in stars
+    assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))
+
+
+def test_D12_shows_after_an_uncalled_win_are_written_after_the_hand_and_replay() -> None:
+    hand = straddled_fold_to_a_raise()
+    reveals = {3: (Card("Kh"),), 0: (Card("2c"), Card("7h"))}  # Dee shows one card, Ann (folded) both
+    for viewer in (None, 3):
+        text = to_phh(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=3, viewer=viewer,
+                      reveals=reveals)
+        hh = phh.loads(text)
+        assert hh.actions[-6:] == ["p4 cbr 8", "p1 f", "p2 f", "p3 f", "p4 sm ??Kh", "p1 sm 7h2c"]
+        dee = "KsKh" if viewer else "????"
+        assert (hh.actions[0], hh.actions[3]) == ("d dh p1 ????", f"d dh p4 {dee}")
+        assert phh.replay(hh).stacks == hand.stacks == [99, 98, 96, 107]
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=3, button_seat=4,
+                          started_at=NOON, reveals=reveals)
+    lines = stars.splitlines()
+    assert lines[lines.index("Uncalled bet (8) returned to Dee"):lines.index("*** SUMMARY ***") + 1] == [
+        "Uncalled bet (8) returned to Dee", "Dee collected 7 from pot",
+        "Dee: shows [Kh]", "Ann: shows [7h 2c]", "*** SUMMARY ***",
+    ]
+    assert "doesn't show" not in stars
+    assert pokerstars_stacks(stars) == {"Ann": 99, "Bob": 98, "Cyd": 96, "Dee": 107}
+    plain = to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=3, button_seat=4,
+                          started_at=NOON)
+    assert to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=3, button_seat=4,
+                         started_at=NOON, reveals={}) == plain and "shows" not in plain
+
+
+def test_D12_a_folded_stud_player_shows_a_down_card_after_the_hand() -> None:
+    hand = Hand(Game.stud(10, 20, ante=1, bring_in=3), [100, 100, 100], seeded_deck(4))
+    while not hand.complete:
+        legal = hand.legal_actions()
+        hand.act("bring_in" if legal.bring_in else "fold" if legal.fold else "raise", legal.min_to
+                 if not legal.bring_in and not legal.fold else None)
+    folded = next(p for p in range(3) if hand.folded[p])
+    down = hand.holes[folded][1]
+    text = to_phh(hand, names=NAMES[:3], seats=[1, 2, 3], table="T", number=1, reveals={folded: (down,)})
+    up = hand.holes[folded][2]
+    assert phh.loads(text).actions[-1] == f"p{folded + 1} sm ??{down}{up}"  # the up card everyone saw
+    assert phh.replay(phh.loads(text)).stacks == hand.stacks
+
+
+def test_D12_reveals_must_be_the_players_own_cards() -> None:
+    hand = straddled_fold_to_a_raise()
+    for reveals in ({3: (Card("As"),)}, {4: (Card("Kh"),)}, {3: ()}):
+        with pytest.raises(HistoryError):
+            to_phh(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=1, reveals=reveals)
+        with pytest.raises(HistoryError):
+            to_pokerstars(hand, names=NAMES[:4], seats=[1, 2, 3, 4], table="T", number=1, button_seat=4,
+                          started_at=NOON, reveals=reveals)
+
+
+def test_D12_a_player_who_reached_the_showdown_has_no_show_after_it() -> None:
+    """D6 already reveals a showdown hand: a reveal of it adds no line."""
+    hand = scripted_holdem()
+    p = min(hand.reached_showdown)
+    names, seats = list(NAMES[:hand.n]), list(range(1, hand.n + 1))
+    again = {p: tuple(hand.holes[p])}
+    assert to_phh(hand, names=names, seats=seats, table="T", number=1, reveals=again) == to_phh(
+        hand, names=names, seats=seats, table="T", number=1)
+
+
+def stored_straddle_history(hand: Hand, seats: list[int], reveals: dict[str, list[str]] | None) -> dict:
+    """The history the runner stores for a hand (snapshot, salts), with post-hand reveals."""
+    deal = commit(hand.deck, salts=[f"{i:032x}" for i in range(52)])
+    names = list(NAMES[:hand.n])
+    history: dict = {
+        "table": "T", "number": 3, "started_at": NOON, "commitment": deal.commitment,
+        "players": [{"seat": s, "name": n} for s, n in zip(seats, names, strict=True)],
+        "private": {"salts": salt_text(deal), "holes": {}, "hand": snapshot(hand), "button_seat": seats[-1],
+                    "max_seats": 6, "game": "NL 1/2"},
+    }
+    if reveals is not None:
+        history["reveals"] = reveals
+    return json.loads(json.dumps(history))
+
+
+def test_D12_stored_reveals_reach_the_texts_and_the_record() -> None:
+    hand = straddled_fold_to_a_raise()
+    seats = [2, 3, 5, 6]
+    names = list(NAMES[:4])
+    history = stored_straddle_history(hand, seats, {"6": ["Kh"], "2": ["7h", "2c"]})
+    reveals = {3: (Card("Kh"),), 0: (Card("7h"), Card("2c"))}
+    where = {"names": names, "seats": seats, "table": "T", "number": 3, "started_at": NOON}
+    for seat, viewer in ((None, None), (6, 3), (3, 1)):
+        assert stored_text(history, seat, "phh") == to_phh(hand, viewer=viewer, reveals=reveals, **where)
+        assert stored_text(history, seat, "txt") == to_pokerstars(
+            hand, button_seat=6, viewer=viewer, max_seats=6, reveals=reveals, **where)
+    assert "p4 sm ??Kh" in stored_text(history, None, "phh")
+    assert "Dee: shows [Kh]\nAnn: shows [7h 2c]\n*** SUMMARY ***" in stored_text(history, None, "txt")
+    deck = "".join(map(str, hand.deck))
+    record = json.loads(full_history(json.dumps(history), deck))["record"]
+    assert [(p["seat"], p["cards"], p["revealed"]) for p in record["players"]] == [
+        (2, ["7h", "2c"], ["7h", "2c"]), (3, [None, None], []), (5, [None, None], []),
+        (6, [None, "Kh"], ["Kh"])]
+    deals = [e["card"] for e in record["events"] if e["type"] == "HoleDealt" and e["player"] == 6]
+    assert deals == [None, "Kh"]  # the card he showed is seen in the record's events too
+    # without reveals: the texts and the record are what they were (byte for byte)
+    plain = stored_straddle_history(hand, seats, None)
+    assert stored_text(plain, None, "phh") == to_phh(hand, **where)
+    assert stored_text(plain, 6, "txt") == to_pokerstars(hand, button_seat=6, viewer=3, max_seats=6, **where)
+    bare = json.loads(full_history(json.dumps(plain), deck))["record"]
+    assert all(p["revealed"] == [] for p in bare["players"]) and bare["players"][3]["cards"] == [None, None]
+    with pytest.raises(HistoryError, match="seat '4'"):
+        stored_text(stored_straddle_history(hand, seats, {"4": ["Kh"]}), None, "phh")
+
+
+def test_D12_record_hand_shows_the_revealed_cards() -> None:
+    hand = straddled_fold_to_a_raise()
+    seats, players = (1, 2, 3, 4), ("a", "b", "c", "d")
+    record = record_hand(3, "NL 1/2", 4, hand, seats, players, reveals={3: (Card("Kh"), Card("Ks"))})
+    dee, kings = record.player(4), (Card("Ks"), Card("Kh"))  # in his hole order
+    assert (dee.cards, dee.revealed, dee.reached_showdown, dee.folded) == (kings, kings, False, False)
+    assert record.player(3).cards == (None, None) and record.player(3).revealed == ()
+    plain = record_hand(3, "NL 1/2", 4, hand, seats, players)
+    assert plain == record_hand(3, "NL 1/2", 4, hand, seats, players, reveals={})
+    assert plain.player(4).cards == (None, None) and plain.player(4).revealed == ()
+    with pytest.raises(ValueError, match="not cards of his"):
+        record_hand(3, "NL 1/2", 4, hand, seats, players, reveals={3: (Card("As"),)})
+
+
+def test_D10_a_straddle_after_a_big_blind_with_no_small_blind_is_named_but_does_not_replay() -> None:
+    """The dead-button rule leaves no small blind: player 0 posts the big blind, player 1
+    straddles. PHH would read [2, 4, 0, 0] as blinds of 2 and 4: the replay refuses it."""
+    hand = play_forced(Game.no_limit(1, 2), [200] * 4, 3, blinds=[2, 4, 0, 0], big_blind_position=0,
+                       small_blind=False)
+    text = to_phh(hand, names=NAMES[:4], seats=[2, 3, 4, 6], table="T", number=1, reveal_all=True)
+    hh = phh.loads(text)
+    assert hh.blinds_or_straddles == [2, 4, 0, 0] and hh.extra["_big_blind_player"] == 1
+    with pytest.raises(phh.UnsupportedError, match="_big_blind_player"):
+        phh.replay(hh)
+    stars = to_pokerstars(hand, names=NAMES[:4], seats=[2, 3, 4, 6], table="T", number=1, button_seat=1,
+                          started_at=NOON)
+    assert "Ann: posts big blind 2\nBob: posts straddle 4\n*** HOLE CARDS ***\n" in stars
+    assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))

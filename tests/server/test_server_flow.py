@@ -410,9 +410,11 @@ def test_reconnect_mid_hand_replays_missed_events_or_a_snapshot(server: Server) 
             assert None not in cards
             await boris.close()
 
-            # his seat stays; his clock runs as usual, and the table acts for him
+            # his seat stays; his clock runs as usual, and the table acts for him: a check,
+            # or all-in protection (D7, the default: anna never raises, so he faces at most
+            # the big blind with his own blind in)
             _, timed = await watcher.wait_for(is_event("NL", "TimedOut", seat=2), timeout=10)
-            assert timed["event"]["player"] == "boris" and timed["event"]["action"] in ("check", "fold")
+            assert timed["event"]["player"] == "boris" and timed["event"]["action"] in ("check", "protected")
             assert not watcher.events("NL", "Left")
 
             # back (logged in afresh) with the last version seen: exactly the events
@@ -500,13 +502,16 @@ def test_the_clock_acts_for_a_silent_player_then_sits_him_out(server: Server) ->
             at = seen = 0
             for _ in range(2):
                 # cyril's turn comes, he says nothing: after the action time the table
-                # checks for him when it can, else folds
+                # checks for him when it can, else (D7, the default timeout policy) keeps
+                # him in by all-in protection when he has chips in the pot (the small blind
+                # facing the big: nobody raises), else folds
                 i, turn = await cyril.wait_for(lambda m: m["type"] == "your_turn", start=at)
                 started = is_event("NL", "TurnStarted", seat=3, deadline=turn["deadline"])
                 _, begun = await watcher.wait_for(started, start=seen)
                 assert begun["event"]["deadline"] - begun["event"]["started"] == pytest.approx(2.0)
                 j, timed = await watcher.wait_for(is_event("NL", "TimedOut", seat=3), timeout=5, start=seen)
-                expected = "check" if turn["legal"]["check"] else "fold"
+                legal = turn["legal"]
+                expected = "check" if legal["check"] else "protected" if legal["call"] < 2 else "fold"
                 assert timed["event"] == {
                     "type": "TimedOut",
                     "seat": 3,

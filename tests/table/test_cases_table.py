@@ -170,9 +170,9 @@ def test_case_7_newcomer_may_wait_for_his_big_blind():
     assert table.previous.player(4).net == 1  # he posted the BB and everyone folded to him
 
 
-def _missed_big_blind(wait: bool):
+def _missed_big_blind(wait: bool, rule: str = "seeds"):
     """S4 sits out while the big blind passes him; returns the table when he comes back."""
-    table = table_with({1: 200, 2: 200, 3: 200, 4: 200, 5: 200})
+    table = table_with({1: 200, 2: 200, 3: 200, 4: 200, 5: 200}, missed_blinds=rule)
     start(table, button=1)  # SB S2, BB S3
     fold_round(table)
     table.sit_out("S4")
@@ -180,20 +180,43 @@ def _missed_big_blind(wait: bool):
     assert started(events).big_blind == 5 and BlindMissed(4, "S4", "big") in events
     fold_round(table)
     events = table.sit_in("S4")
-    assert events == [SatIn(4, "S4", "big_and_small_blind")]
+    owes = "big_and_small_blind" if rule == "standard" else "big_blind"
+    assert events == [SatIn(4, "S4", owes)]
     table.set_options("S4", wait_for_big_blind=wait)
     return table
 
 
-def test_case_8_missed_blinds_post_big_live_and_small_dead_H7():
-    table = _missed_big_blind(wait=False)
+def _post_from_after_the_big_blind(table):
+    """S4 came back before his big blind: the next hand he sits between the button and the
+    small blind and must wait; the one after he may post. The events of that hand."""
     events = start(table)  # BTN S3, SB S5, BB S1: S4 is between the button and the SB
     hs = started(events)
     assert (hs.button, hs.small_blind, hs.big_blind) == (3, 5, 1) and 4 not in hs.seats
     fold_round(table)
     events = start(table)  # BTN S5, SB S1, BB S2: now he may post
     hs = started(events)
-    assert (hs.button, hs.small_blind, hs.big_blind) == (5, 1, 2)
+    assert (hs.button, hs.small_blind, hs.big_blind) == (5, 1, 2) and 4 in hs.seats
+    return events
+
+
+def test_case_8_D11_H7_missed_blinds_post_one_big_blind_live_by_default():
+    """D11, the seeds: one post the size of the big blind, live, whichever blinds he missed;
+    unraised, he may check or raise."""
+    table = _missed_big_blind(wait=False)
+    assert table.config.missed_blinds == "seeds"
+    events = _post_from_after_the_big_blind(table)
+    assert (4, "blind", 2) in posts(events) and not [p for p in posts(events) if p[:2] == (4, "dead")]
+    assert table.hand.pot == 1 + 2 + 2
+    play(table, "S3 call")
+    legal = table.hand.legal_actions()
+    assert table.actor == 4 and legal.check and legal.min_to == 4  # unraised: check or raise
+    play(table, "S4 check; S5 call; S1 call; S2 check")
+    assert table.hand.street == 1
+
+
+def test_case_8_D11_standard_setting_posts_big_live_and_small_dead_H7():
+    table = _missed_big_blind(wait=False, rule="standard")
+    events = _post_from_after_the_big_blind(table)
     assert (4, "dead", 1) in posts(events) and (4, "blind", 2) in posts(events)
     assert table.hand.pot == 1 + 2 + 1 + 2
     play(table, "S3 call")
@@ -203,8 +226,9 @@ def test_case_8_missed_blinds_post_big_live_and_small_dead_H7():
     assert table.hand.street == 1
 
 
-def test_case_8_or_wait_for_the_big_blind():
-    table = _missed_big_blind(wait=True)
+@pytest.mark.parametrize("rule", ["seeds", "standard"])
+def test_case_8_D11_or_wait_for_the_big_blind(rule: str):
+    table = _missed_big_blind(wait=True, rule=rule)
     for _ in range(3):
         events = start(table)
         hs = started(events)
@@ -217,8 +241,8 @@ def test_case_8_or_wait_for_the_big_blind():
     assert not table.seats[4].owes
 
 
-def test_case_8_missed_only_the_small_blind_posts_it_dead():
-    table = table_with({1: 200, 2: 200, 3: 200, 4: 200, 5: 200})
+def _missed_small_blind(rule: str):
+    table = table_with({1: 200, 2: 200, 3: 200, 4: 200, 5: 200}, missed_blinds=rule)
     start(table, button=2)  # SB S3, BB S4
     fold_round(table)
     table.sit_out("S4")  # his next blind would be the small one
@@ -227,15 +251,27 @@ def test_case_8_missed_only_the_small_blind_posts_it_dead():
     assert (hs.button, hs.small_blind, hs.big_blind) == (3, None, 5)  # his small blind is dead
     assert BlindMissed(4, "S4", "small") in events
     fold_round(table)
-    assert table.sit_in("S4") == [SatIn(4, "S4", "small_blind")]
+    assert table.sit_in("S4") == [SatIn(4, "S4", "small_blind" if rule == "standard" else "big_blind")]
     table.set_options("S4", wait_for_big_blind=False)
-    hs = started(events := start(table))  # BTN S4's old SB seat... BTN S4, SB S5, BB S1
+    hs = started(start(table))  # BTN S4's old SB seat... BTN S4, SB S5, BB S1
     assert 4 not in hs.seats  # on the button: he must wait
     fold_round(table)
-    events = start(table)  # BTN S5, SB S1, BB S2
+    return table, start(table)  # BTN S5, SB S1, BB S2
+
+
+def test_case_8_D11_standard_missed_only_the_small_blind_posts_it_dead():
+    table, events = _missed_small_blind("standard")
     assert (4, "dead", 1) in posts(events) and not [p for p in posts(events) if p[:2] == (4, "blind")]
     play(table, "S3 fold")
     assert table.actor == 4 and table.hand.legal_actions().call == 2  # a dead blind is no bet
+
+
+def test_case_8_D11_missed_only_the_small_blind_posts_a_big_blind_live_by_default():
+    table, events = _missed_small_blind("seeds")
+    assert (4, "blind", 2) in posts(events) and not [p for p in posts(events) if p[:2] == (4, "dead")]
+    play(table, "S3 fold")
+    legal = table.hand.legal_actions()
+    assert table.actor == 4 and legal.check and legal.min_to == 4  # his post is live
 
 
 # ---------------------------------------------------------------- previous hand

@@ -31,11 +31,13 @@ PL = "PL 1/2"
 # --- helpers -------------------------------------------------------------------------------
 
 
-def mixed_table(stacks: Sequence[int], hands: int = 2, stages: Sequence[Stage] | None = None) -> Table:
+def mixed_table(
+    stacks: Sequence[int], hands: int = 2, stages: Sequence[Stage] | None = None, missed_blinds: str = "seeds"
+) -> Table:
     """Players 'p1', 'p2', ... in seats 1, 2, ...; NL 1/2 for ``hands`` hands, then FL 4/8
     on blinds 2/4 for as many (or the given stages)."""
     schedule = list(stages) if stages is not None else [Stage(NL12, hands), Stage(FL48, hands)]
-    t = Table(TableConfig.mixed(schedule, seats=6, min_buy_in=4, max_buy_in=800))
+    t = Table(TableConfig.mixed(schedule, seats=6, min_buy_in=4, max_buy_in=800, missed_blinds=missed_blinds))
     for seat, stack in enumerate(stacks, 1):
         t.sit(f"p{seat}", seat, stack)
     return t
@@ -227,7 +229,7 @@ def test_D9_case_46_missed_blinds_made_up_at_the_blinds_of_the_hand_dealt() -> N
     big blind: in the first FL hand he sits between the button and the small blind and must
     wait; in the next he posts the FL blinds, 4 live and 2 dead (not NL's 2 and 1), and as the
     pot is unraised he may check or raise to 8."""
-    t = mixed_table([200, 200, 200, 200])
+    t = mixed_table([200, 200, 200, 200], missed_blinds="standard")
     t.start_hand(seeded_deck(1), now=0.0, button=1)
     check_or_fold_out(t)
     t.sit_out("p4")
@@ -259,7 +261,7 @@ def test_D9_a_player_sitting_out_is_not_dealt_and_owes_nothing_more_after_the_sw
     """H7, D9: P4 sits out through the whole NL stage and into the FL stage; every big
     blind that passes him is recorded once (he owes one big and one small blind, not one
     per hand), and his chips never move."""
-    t = mixed_table([200, 200, 200, 200])
+    t = mixed_table([200, 200, 200, 200], missed_blinds="standard")
     t.start_hand(seeded_deck(1), now=0.0, button=1)
     check_or_fold_out(t)
     t.sit_out("p4")

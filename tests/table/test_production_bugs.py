@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from pokerroom.table import ACTIVE, SITTING_OUT
 from tests.table.table_helpers import fold_round, posts, start, started, table_with
 
 
-def test_dead_blind_is_charged_once():
-    """A player who missed his blinds pays the dead small blind once, then only his normal
+@pytest.mark.parametrize("rule", ["seeds", "standard"])
+def test_dead_blind_is_charged_once_D11(rule: str):
+    """A player who missed his blinds makes them up once (the standard rule: the dead small
+    blind and the big live; the seeds': the big blind live), then pays only his normal
     blinds orbit after orbit (pokersource charged the dead blind again)."""
-    table = table_with({1: 500, 2: 500, 3: 500, 4: 500, 5: 500})
+    table = table_with({1: 500, 2: 500, 3: 500, 4: 500, 5: 500}, missed_blinds=rule)
     start(table, button=1)
     fold_round(table)
     table.sit_out("S4")
@@ -32,8 +36,9 @@ def test_dead_blind_is_charged_once():
                 paid[kind] += 1
         fold_round(table)
     assert dealt == 15  # he posted to come back at once, from a seat after the big blind
-    # the missed blinds made up once (big live, small dead), then his own blinds each orbit
-    assert paid == {"dead": 1, "blind": 1, "big_blind": 3, "small_blind": 3}
+    # the missed blinds made up once, then his own blinds each orbit
+    made_up = {"dead": 1, "blind": 1} if rule == "standard" else {"blind": 1}
+    assert paid == {**made_up, "big_blind": 3, "small_blind": 3}
 
 
 def test_heads_up_blinds_stay_right_across_players_leaving_and_joining():

@@ -1,11 +1,16 @@
 """Hypothesis properties of the table (pokerroom.table): thousands of hands with random
-joins, leaves, sit-outs, sit-ins, option changes, posting answers, time-outs and busts, at
-no-limit, fixed-limit, mixed NL/FL (L4, case 46, D9) and stud tables, under both timeout
-policies (R1, D7, case 47). Stacks are often tiny, so players bust and go all in on blinds.
+joins, leaves, sit-outs, sit-ins, option changes (straddles among them), posting answers,
+time-outs and busts, at no-limit or pot-limit, fixed-limit, mixed NL/FL (L4, case 46, D9)
+and stud tables, under both timeout policies (R1, D7, case 47), both missed-blind rules
+(H7, D11) and with straddles allowed or not (D10). Stacks are often tiny, so players bust
+and go all in on blinds.
 
 A driver keeps its own model of every seat (player, stack, state, debts, options, time-outs
-in a row, missed orbits, time bank) built only from the events the table returned, and
-after every command checks:
+in a row, missed orbits, time bank) and of every player's all-in protections. The model
+follows the rules, not the table: it reads what happened from the table's events (who sat,
+acted, posted, was dealt), but what a player owes, who must be dealt, what each posts, when
+a hand may be dealt fresh and what a time-out does are its own, and after every command it
+checks the table agrees:
 
 1. Chips (R3, S1, case 48): everything bought in (``Seated.stack`` + ``ChipsAdded.amount``)
    minus everything given back (``Left.stack``) is ``table.chips()``; in a hand, the hand's
@@ -16,22 +21,48 @@ after every command checks:
    state is compared), and the commands meant to be refused (short or excessive buy-ins,
    adding chips in a hand, acting out of turn or too late, posting when nothing is asked,
    a bad deck, ...) are refused with the right code.
-2. Dealing (H6, H7, S2): nobody sitting out, asking to sit out, leaving or without chips
-   is dealt in; nobody is dealt twice; every dealt seat is occupied; every active player
-   with chips is dealt in; a newcomer or returning player is dealt only as the big blind,
-   by posting what he owes from a seat after the big blind other than the small blind and
-   the button (wait_for_big_blind off), or in a fresh deal; a player who does not post
-   automatically is dealt only after accepting exactly what he then posts; the model's
-   states, debts (``SatIn.owes``), options and time-outs agree with the table's seats.
-3. Button and blinds (H3-H5, H7, cases 3-8): heads-up the button posts the small blind and
-   the other player the big blind; the big blind moves to the first ready player clockwise
-   after the last big blind (never the same seat twice in a row; every seat passed is
-   sitting out or leaving, and a player who asked to sit out at his big blind never posts
-   it); with three or more players the small blind position is the last big blind seat and
-   the button the last small blind position (the dead button); the posted blinds match
-   ``HandStarted`` and the game of the hand (short only when all in); the games follow the
-   mixed schedule. Stud (S2, S3): everyone dealt posts the ante, nothing else, and the
-   dealer position moves to the next player dealt in.
+2. Debts, the model's own (H6, H7, D11, case 8). A newcomer owes a live big blind. At each
+   deal the model works out who missed what: every player sitting out in a seat the big
+   blind passed (strictly between the last big blind and the new one) missed the big blind;
+   the player sitting out in the seat that had the last big blind missed the small blind
+   when the dead-button positions hold (below). By the seeds' rule (``missed_blinds``
+   "seeds", the default) any miss means one live post the size of the big blind; by the
+   ``standard`` rule a missed big blind means the big blind live plus the small blind dead,
+   a missed small blind only the small blind dead. The table must report exactly those
+   misses (``BlindMissed``, only when a debt grows), ``SatIn.owes`` and its seats must show
+   the model's debts, and a player dealt in owes nothing afterwards.
+3. Who is dealt (H6, H7, cases 4, 7, 8). Nobody sitting out, asking to sit out, leaving or
+   without chips is dealt in; nobody is dealt twice; every dealt seat is occupied; every
+   player who owes nothing and is ready is dealt in. A player who owes is dealt only (a) as
+   the big blind, posting it, or (b) by posting exactly what he owes (by the D11 rule) from
+   a seat after the big blind and before the button, never the small blind's or the
+   button's, having asked to (``wait_for_big_blind`` off) - and such a player in such a
+   seat of a hand of three or more is dealt in - or (c) in a fresh deal. *Fresh* is the
+   model's own notion: only when the table starts (no hand yet) or restarts, that is when
+   fewer than two players could be dealt otherwise (the big blind and the players who owe
+   nothing are fewer than two); then everyone ready is dealt and debts are forgiven. The
+   small blind and the button of a hand not dealt fresh are players who owed nothing: no
+   one is dealt in free on the button (the bug of issue 15). A player who does not post
+   automatically is dealt only after accepting exactly what he then posts.
+4. Button and blinds (H3-H5, H8, H10, cases 3-8): heads-up the button posts the small blind
+   and the other player the big blind; the big blind moves to the first ready player
+   clockwise after the last big blind (never the same seat twice in a row; every seat
+   passed is sitting out or leaving, and a player who asked to sit out at his big blind
+   never posts it). With three players or more: when the dead-button positions fit (the
+   last big blind's seat and the last small blind's seat lie, in that order, before the
+   new big blind) the small blind position is the last big blind seat and the button the
+   last small blind position (cases 5, 6); otherwise (heads-up becomes three-handed) the
+   small blind and the button are dealt players who owed nothing. After a hand of three or
+   more with dead-button positions, no dealt player sits between the button and the big
+   blind but the small blind (after a restart or a re-placement a player who was out may
+   come back there owing nothing: the orbits below still hold him to both blinds). The
+   first to act preflop is the first player with chips after the big blind (or the
+   straddler; one whose live post matches the bet and whom nobody can outbid may be passed
+   over), and the big blind (or the straddler) acts before the round ends when anybody
+   else can still bet (the option).
+   The posted blinds match ``HandStarted`` and the game of the hand (short only when all
+   in); the games follow the mixed schedule. Stud (S2, S3): everyone dealt posts the ante,
+   nothing else, and the dealer position moves to the next player dealt in.
 
    The orbit accounting. A player's *orbit* is the hands after a big blind he posted as the
    big blind (Posted kind 'big_blind') up to and including his next one, when he was dealt
@@ -44,15 +75,25 @@ after every command checks:
    'dead'). Heads-up hands are left out of the second kind: when a newcomer takes the big
    blind heads-up, the other player is on the button and posts the small blind again (H4).
    And while he is dealt every hand the big blind never skips him: it reaches him within
-   ``config.seats`` hands of his first hand and of his last big blind. Players who sit out
-   cannot be held to this: waiting for the big blind forgives missed blinds (H7, case 8).
-4. Missed orbits and the clock (R1, D7, case 47): a player sitting out misses an orbit each
+   ``config.seats`` hands of his first hand and of his last big blind.
+5. Straddles (D10): where the table allows them, in a no-limit or pot-limit hand of three
+   players or more, the first player after the big blind who ticked ``straddle``, posts
+   nothing else and has more than twice the big blind posts a live straddle of exactly
+   twice the big blind (kind 'straddle', never asked for); nobody else ever straddles. The
+   player after the straddler acts first, the minimum raise is to twice the straddle, in
+   pot limit the straddle is the current bet, and the straddler acts last with the option.
+6. Missed orbits and the clock (R1, D7, case 47): a player sitting out misses an orbit each
    time the big blind (stud: the dealer) passes him; ``max_missed_orbits`` are allowed, one
    more costs him the seat at once (Left 'sat_out_too_long'). A time-out checks when that
-   is free, else folds (or, with all-in protection, keeps a player with chips in the pot
-   in for them), posts a stud bring-in, shows or mucks at the showdown; ``max_timeouts`` in
-   a row sit him out. The time bank is refilled for every hand dealt, drawn on past the
-   action time and emptied by a time-out; the clock never runs for an all-in player.
+   is free, else folds; with all-in protection a player with chips in the pot is kept in
+   for them while he has protections left: the model counts them itself, at most
+   ``limit`` in any ``window`` seconds per player across tables (the table shares one
+   ``ProtectionLimit`` with "other tables", which spend from it between commands and whose
+   earlier uses are loaded at the start); past the limit his time-outs fold. A protection
+   is given (spent) only with a ``TimedOut(..., 'protected')``. A time-out posts a stud
+   bring-in, shows or mucks at the showdown; ``max_timeouts`` in a row sit him out. The
+   time bank is refilled for every hand dealt, drawn on past the action time and emptied by
+   a time-out; the clock never runs for an all-in player.
 
 The orbits, posts and deals are checked as each hand is dealt, so a failure stops at the
 command that broke a rule and reports the commands before it (examples are not shrunk).
@@ -95,12 +136,14 @@ from pokerroom.table import (
     SITTING_OUT,
     Options,
     Positions,
+    ProtectionLimit,
     Stage,
     Table,
     TableConfig,
     TableError,
     game_label,
 )
+from pokerroom.table.config import SEEDS, STANDARD
 from pokerroom.table.events import (
     BlindMissed,
     ChipsAdded,
@@ -115,15 +158,18 @@ from pokerroom.table.events import (
     TimedOut,
     TurnStarted,
 )
+from pokerroom.table.view import table_view
 
 NL = Game.no_limit(1, 2)
+PL = Game.pot_limit(1, 2)
 FL = Game.fixed_limit(4, 8, small_blind=2, big_blind=4)
 STUD = Game.stud(2, 4, ante=1, bring_in=1)
-KINDS = ("no_limit", "fixed_limit", "mixed", "stud")
+KINDS = ("no_or_pot_limit", "fixed_limit", "mixed", "stud")
+BLIND_KINDS = ("small_blind", "big_blind", "blind", "dead")  # forced bets a player may be asked for
 
 # Each example plays HANDS hands (or stops after MAX_STEPS commands); EXAMPLES examples per
-# kind of table: about 2,500 hands a kind, 10,000 in all, in about 20 s. Derandomized: the
-# same examples on every run.
+# kind of table: about 2,500 hands a kind, 10,000 in all. Derandomized: the same examples on
+# every run.
 EXAMPLES = 60
 HANDS = 40
 MAX_STEPS = 900
@@ -167,9 +213,11 @@ def fingerprint(table: Table) -> object:
         hand.phase, hand.street, hand.actor, tuple(hand.stacks), tuple(hand.bets),
         tuple(hand.protected), tuple(hand.folded), len(hand.events), hand.pot,
     )
+    # ``clock`` is only the latest time a command brought (what a view counts protections
+    # at): a command that does nothing, or is refused, may still bring the time
     own = {
         k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v
-        for k, v in vars(table).items() if k not in ("seats", "hand")
+        for k, v in vars(table).items() if k not in ("seats", "hand", "clock")
     }
     seats = {n: dataclasses.replace(s) for n, s in table.seats.items()}
     return seats, core, own
@@ -190,6 +238,11 @@ class Player:
     missed: int = 0  # big blinds (stud: dealer positions) passed while he sat out
     bank: float = 0.0  # his time bank (R1)
 
+    @property
+    def ready(self) -> bool:
+        """Wants to play and can: chips, not sitting out, not leaving."""
+        return self.state != SITTING_OUT and self.stack > 0 and not self.leaving
+
 
 @dataclass
 class HandLog:
@@ -198,16 +251,23 @@ class HandLog:
     seats: tuple[int, ...]
     names: dict[int, str]
     before: dict[int, Player]  # the dealt players as they were just before the deal
-    fresh: bool  # dealt fresh (positions.py): everyone ready is dealt, debts are forgiven
+    fresh: bool  # dealt fresh (a start or restart, checked): everyone ready, debts forgiven
+    straddle: int | None = None  # the seat the model expects to straddle (D10)
+    dead_button: bool = False  # positions by the dead-button rule (not fresh, not placed anew)
     posts: dict[int, list[Posted]] = field(default_factory=dict)
+    # preflop, for the order of action (H8, H10, D10)
+    acted: set[int] = field(default_factory=set)  # seats that acted preflop
+    folded: set[int] = field(default_factory=set)
+    all_in: set[int] = field(default_factory=set)
+    preflop: bool = True
 
 
 @st.composite
 def configs(draw: st.DrawFn, kind: str) -> TableConfig:
     if kind == "stud":
         schedule = [Stage(STUD, 1)]
-    elif kind == "no_limit":
-        schedule = [Stage(NL, 1)]
+    elif kind == "no_or_pot_limit":
+        schedule = [Stage(draw(st.sampled_from([NL, PL])), 1)]
     elif kind == "fixed_limit":
         schedule = [Stage(FL, 1)]
     else:
@@ -224,17 +284,48 @@ def configs(draw: st.DrawFn, kind: str) -> TableConfig:
         action_time=draw(st.sampled_from([1.0, 10.0])),
         time_bank=time_bank,
         time_bank_max=max(time_bank, 30.0),
-        timeout_policy=draw(st.sampled_from([CHECK_FOLD, ALL_IN_PROTECTION])),
         max_timeouts=draw(st.integers(1, 3)),
         max_missed_orbits=draw(st.integers(0, 3)),
     )
 
 
+# Each kind of table runs under every combination of the rules it has, EXAMPLES examples
+# shared among them: the missed-blind rule (H7, D11; hold'em), the timeout policy (R1, D7)
+# and whether straddles are allowed (D10; tables with no-limit or pot-limit hands).
+def rule_sets(kind: str) -> list[tuple[str, str, bool]]:
+    missed = (SEEDS,) if kind == "stud" else (SEEDS, STANDARD)
+    straddles = (False, True) if kind in ("no_or_pot_limit", "mixed") else (False,)
+    return list(itertools.product(missed, (CHECK_FOLD, ALL_IN_PROTECTION), straddles))
+
+
+RUNS = [
+    pytest.param(kind, rules, id=f"{kind}-{rules[0]}-{rules[1]}" + ("-straddles" if rules[2] else ""))
+    for kind in KINDS for rules in rule_sets(kind)
+]
+
+
+# D7: at most ``limit`` protections in any ``window`` seconds (the room's setting)
+protection_limits = st.tuples(st.sampled_from([0, 1, 2, 2, 3]), st.sampled_from([40.0, 400.0, 86_400.0]))
+
+
 class Run:
     """Drives one table with commands hypothesis chooses and checks it after each."""
 
-    def __init__(self, config: TableConfig, data: st.DataObject, stats: Counter[str]) -> None:
-        self.table = Table(config)
+    def __init__(
+        self, config: TableConfig, data: st.DataObject, stats: Counter[str], limit: tuple[int, float]
+    ) -> None:
+        # D7: the room's one ProtectionLimit, shared with other tables (simulated: they spend
+        # from it between commands) and loaded with the uses of before a restart
+        self.limit, self.window = limit
+        self.protections = ProtectionLimit(*limit)
+        self.uses: dict[str, list[float]] = {}  # the model's count: when each was protected
+        for k in range(4):  # the first players' protections of before the (re)start
+            ages = data.draw(st.lists(st.sampled_from([0.05, 0.5, 0.99, 2.0]), max_size=2))
+            times = [-self.window * f for f in ages]
+            if times:
+                self.protections.load(f"p{k}", times)
+                self.uses[f"p{k}"] = list(times)
+        self.table = Table(config, self.protections)
         self.config = config
         self.n = config.seats
         self.stud = config.variant == "stud"
@@ -256,6 +347,8 @@ class Run:
         self.trace: list[str] = []  # the commands so far and what they did, for failure reports
         self.labels: dict[tuple[Card, ...], str] = {}
         self.target = 2
+        self.missed_seen: set[tuple[int, str]] = set()  # BlindMissed events before the next deal
+        self.removed: dict[int, Player] = {}  # seats lost for sitting out too long, this command
 
     # ------------------------------------------------------------------ choices
 
@@ -309,8 +402,9 @@ class Run:
 
     def process(self, events: list[object]) -> None:
         log: HandLog | None = None
-        self.removed: dict[int, Player] = {}  # seats lost for sitting out too long, this command
+        self.removed = {}
         cfg = self.config
+        timed: dict[int, str] = {}  # seats timed out by this command: what the table did for them
         for e in events:
             t = type(e)
             if t is Seated:
@@ -356,15 +450,13 @@ class Run:
                 assert e.owes == owes_word(p.owe_big, p.owe_small), (e, p)
                 p.state = ENTERING if p.owe_big or p.owe_small else ACTIVE
                 p.missed = 0
-            elif t is BlindMissed:
+            elif t is BlindMissed:  # checked against the model's own misses at the deal (D11)
                 assert not self.stud
                 p = self.model[e.seat]
                 assert p.state == SITTING_OUT, f"{e} for a player who is {p.state}"
-                if e.blind == "big":
-                    p.owe_big = p.owe_small = True
-                else:
-                    assert e.blind == "small"
-                    p.owe_small = True
+                assert p.name == e.player and e.blind in ("big", "small"), e
+                assert (e.seat, e.blind) not in self.missed_seen, f"{e} twice"
+                self.missed_seen.add((e.seat, e.blind))
             elif t is PostRequested:
                 p = self.model[e.seat]
                 blinds_asked = (e.blind or e.dead) and not p.options.auto_post_blinds
@@ -381,6 +473,13 @@ class Run:
             elif t is Posted:
                 assert log is not None, "a blind posted outside a deal"
                 log.posts.setdefault(e.player, []).append(e)
+                if e.all_in:
+                    log.all_in.add(e.player)
+            elif t is Acted:
+                self.on_acted(e, timed.pop(e.player, None))
+            elif t is StreetEnded:
+                if e.street == 0 and self.logs and self.logs[-1].preflop:
+                    self.end_preflop(self.logs[-1])
             elif t is TimedOut:
                 if e.action != "declined":  # R1: the time bank is spent
                     p = self.model[e.seat]
@@ -388,6 +487,10 @@ class Run:
                     p.bank = 0.0
                     assert self.turn is not None and self.turn.seat == e.seat
                     self.turn = None
+                    if e.action in ("check", "fold", "protected", "bring_in"):  # an Acted follows
+                        timed[e.seat] = e.action
+                    if e.action == "protected":  # D7: one of his protections, counted by the model
+                        self.uses.setdefault(e.player, []).append(self.now)
             elif t is TurnStarted:  # R1: the action time plus his whole time bank
                 assert e.time_bank == self.model[e.seat].bank and e.started == self.now
                 assert e.deadline == e.started + cfg.action_time + e.time_bank
@@ -405,7 +508,7 @@ class Run:
         p.options = dataclasses.replace(p.options, sit_out_next_hand=False, sit_out_next_big_blind=False)
 
     def on_deal(self, e: HandStarted) -> HandLog:
-        table, n = self.table, self.n
+        table = self.table
         self.stats["hands"] += 1
         assert e.number == len(self.logs) + 1 == table.hand_number
         game = self.schedule[len(self.logs) % len(self.schedule)]  # L4, case 46
@@ -431,33 +534,20 @@ class Run:
             assert e.small_blind is None and e.big_blind is None and e.button in seats
             if self.prev is not None:
                 self.passes(self.prev.button, e.button, seats)
-        else:
-            bb = e.big_blind
-            assert bb is not None and bb in seats and positions.big_blind == bb
-            assert not self.model[bb].options.sit_out_next_big_blind, f"seat {bb} asked to sit out at his BB"
-            if len(seats) == 2:  # H4, case 3-4
-                assert e.small_blind == e.button and seats == (bb, e.button), e
-            else:
-                key = {s: distance(e.button, s, n) or n for s in seats}
-                assert list(seats) == sorted(seats, key=key.__getitem__), f"not in order from the button: {e}"
-                assert e.small_blind in (None, positions.small_blind) and positions.small_blind != bb
-                if plan.fresh:  # the two players dealt before the big blind
-                    ring = sorted(seats, key=lambda s: distance(bb, s, n) or n)  # ends with bb
-                    assert (positions.small_blind, positions.button) == (ring[-2], ring[-3])
-                    assert e.small_blind == positions.small_blind
-                elif self.prev is not None:  # the dead button rule (cases 5, 6)
-                    assert positions.small_blind == self.prev.big_blind, (self.prev, positions)
-                    assert positions.button == self.prev.small_blind, (self.prev, positions)
-            if self.prev is not None:
-                self.passes(self.prev.big_blind, bb, seats)
+        dead_button = not self.stud and self.deal_holdem(e, seats, positions)
         self.missed_orbits(positions, seats)
         self.prev = positions
+        # what the first player dealt sees of the rules and of his protections (D7, D10, D11)
+        view = table_view(table, self.model[seats[0]].name)
+        assert view.protections_left == self.protections_left(self.model[seats[0]].name), view
+        assert (view.missed_blinds, view.straddles) == (self.config.missed_blinds, self.config.straddles)
         hand = table.hand
         assert list(hand.starting_stacks) == [self.model[s].stack for s in seats]
         self.hand_total = sum(hand.starting_stacks)
         log = HandLog(
             e.number, game, seats, {s: self.model[s].name for s in seats},
             {s: dataclasses.replace(self.model[s]) for s in seats}, plan.fresh,
+            None if self.stud else self.straddler(game, seats, positions.big_blind, plan.fresh), dead_button,
         )
         self.logs.append(log)
         for s in seats:
@@ -465,6 +555,116 @@ class Run:
             p.state, p.owe_big, p.owe_small = ACTIVE, False, False
             p.bank = min(self.config.time_bank_max, p.bank + self.config.time_bank_refill)
         return log
+
+    def deal_holdem(self, e: HandStarted, seats: tuple[int, ...], positions: Positions) -> bool:
+        """The model's rules for a hold'em deal: the big blind, a fresh deal only at a start or
+        restart, the button and blinds, nobody dealt in free, the misses (H3-H7, D11, cases 3-8).
+        Whether the positions are the dead-button rule's (not fresh, not placed anew)."""
+        n, plan, prev, model = self.n, self.table.plan, self.prev, self.model
+        assert plan is not None
+        bb = e.big_blind
+        assert bb is not None and bb in seats and positions.big_blind == bb
+        assert not model[bb].options.sit_out_next_big_blind, f"seat {bb} asked to sit out at his BB"
+        if prev is not None:
+            self.passes(prev.big_blind, bb, seats)
+        ready = {s for s, p in model.items() if p.ready}
+        owing_nothing = {s for s in ready if model[s].state == ACTIVE}
+        # The model's restart: fewer than two players could be dealt without forgiving a debt
+        # (the big blind and those who owe nothing). Only then, or at the start, is a hand fresh.
+        restart = prev is None or len({bb} | owing_nothing) < 2
+        assert restart or not plan.fresh, (
+            f"hand {e.number} is dealt fresh, forgiving debts, but {sorted({bb} | owing_nothing)} could "
+            f"be dealt without: {plan}"
+        )
+        # the dead-button positions: the last small blind's seat, the last big blind's seat and
+        # the new big blind, in that order clockwise
+        fit = prev is not None and strictly_between(prev.small_blind, bb, prev.big_blind, n)
+        if plan.fresh:
+            self.stats["fresh"] += 1
+            assert ready <= set(seats), f"a fresh deal leaves out ready players {ready - set(seats)}: {e}"
+        if len(seats) == 2:  # H4, case 3-4
+            assert e.small_blind == e.button and seats == (bb, e.button), e
+        else:
+            key = {s: distance(e.button, s, n) or n for s in seats}
+            assert list(seats) == sorted(seats, key=key.__getitem__), f"not in order from the button: {e}"
+            assert e.small_blind in (None, positions.small_blind) and positions.small_blind != bb
+            # After a hand of three or more not dealt fresh, nobody sits between the button and
+            # the big blind but the small blind. (After a restart, or heads-up, a player who was
+            # not dealt may come back there owing nothing: the orbits below still hold him to
+            # both blinds.)
+            between = [s for s in seats if strictly_between(e.button, bb, s, n)]
+            if self.logs and self.logs[-1].dead_button and len(self.logs[-1].seats) >= 3:
+                assert between in ([], [positions.small_blind]), f"{between} dealt before the BB: {e}"
+            if plan.fresh:  # the two players dealt before the big blind
+                ring = sorted(seats, key=lambda s: distance(bb, s, n) or n)  # ends with bb
+                assert (positions.small_blind, positions.button) == (ring[-2], ring[-3])
+                assert e.small_blind == positions.small_blind
+            elif fit:  # the dead button rule (cases 5, 6)
+                assert prev is not None
+                assert positions.small_blind == prev.big_blind, (prev, positions)
+                assert positions.button == prev.small_blind, (prev, positions)
+            else:  # heads-up becomes three-handed: button and blinds among those who owe nothing
+                assert e.small_blind is not None and e.button in seats, (prev, e)
+                self.stats["unfit_3+"] += 1
+        if prev is not None and len(prev_seats := self.logs[-1].seats) != len(seats) and 2 in (
+            len(prev_seats), len(seats)
+        ):
+            self.stats["two_three"] += 1
+        if not plan.fresh:
+            # nobody is dealt in free: the button and the small blind owed nothing (H6, H7)
+            for s in {e.button, e.small_blind} & set(seats):
+                assert model[s].state == ACTIVE, f"seat {s} ({model[s]}) dealt on the button or SB: {e}"
+            if len(seats) >= 3:  # who asked to post and sits where he may is dealt in (H6, H7)
+                for s in ready - set(seats):
+                    p = model[s]
+                    if p.state == ENTERING and not p.options.wait_for_big_blind:
+                        may = strictly_between(bb, e.button, s, n)
+                        assert not may, f"seat {s} ({p}) may post, not dealt: {e}"
+        self.blind_misses(bb, fit and not plan.fresh)
+        return fit and not plan.fresh
+
+    def blind_misses(self, bb: int, small_blind_seat: bool) -> None:
+        """H7, D11, case 8: who missed a blind in this deal, by the model, and what he owes now;
+        the table must have said exactly that (BlindMissed, only when a debt grows)."""
+        prev, n, standard = self.prev, self.n, self.config.missed_blinds == STANDARD
+        expected: set[tuple[int, str]] = set()
+
+        def miss(s: int, blind: str) -> None:
+            p = self.model.get(s) or self.removed.get(s)
+            if p is None or p.state != SITTING_OUT or p.leaving:
+                return
+            before = (p.owe_big, p.owe_small)
+            if not standard:  # the seeds: one live post the size of the big blind
+                p.owe_big = True
+            elif blind == "big":  # the big blind live and the small blind dead
+                p.owe_big = p.owe_small = True
+            else:  # the small blind dead
+                p.owe_small = True
+            if (p.owe_big, p.owe_small) != before:
+                expected.add((s, blind))
+
+        if prev is not None:
+            for s in range(1, n + 1):
+                if strictly_between(prev.big_blind, bb, s, n):
+                    miss(s, "big")
+            if small_blind_seat:  # the seat of the last big blind has the small blind now
+                miss(prev.big_blind, "small")
+        assert self.missed_seen == expected, f"missed: table {self.missed_seen}, model {expected}"
+        self.stats["blinds_missed"] += len(expected)
+        self.missed_seen = set()
+
+    def straddler(self, game: Game, seats: tuple[int, ...], bb: int, fresh: bool) -> int | None:
+        """D10: the seat that straddles in this hand by the model, if any: the first player
+        after the big blind, in a no-limit or pot-limit hand of three or more, at a table that
+        allows it, if he ticked it, posts nothing else and has more than the straddle."""
+        if not self.config.straddles or game.structure.fixed or len(seats) < 3:
+            return None
+        s = seats[(seats.index(bb) + 1) % len(seats)]
+        p = self.model[s]
+        posts_debt = not fresh and p.state == ENTERING
+        if p.options.straddle and not posts_debt and p.stack >= 2 * game.big_blind:
+            return s
+        return None
 
     def missed_orbits(self, positions: Positions, seats: tuple[int, ...]) -> None:
         """Every player sitting out whom the big blind (stud: the dealer) passed missed an
@@ -504,11 +704,10 @@ class Run:
         table, game = self.table, log.game
         plan = table.plan
         assert plan is not None and plan.seats == log.seats
-        started = [s for s in log.seats]
-        for s in started:
+        for s in log.seats:
             before = log.before[s]
             posts = log.posts.get(s, [])
-            asked = (not before.options.auto_post_blinds and any(p.kind != "ante" for p in posts)) or (
+            asked = (not before.options.auto_post_blinds and any(p.kind in BLIND_KINDS for p in posts)) or (
                 not before.options.auto_post_antes and any(p.kind == "ante" for p in posts)
             )
             if asked:  # S2: posted only after saying yes to exactly this
@@ -516,7 +715,7 @@ class Run:
             for p in posts:
                 nominal = {
                     "ante": game.ante, "small_blind": game.small_blind, "dead": game.small_blind,
-                    "big_blind": game.big_blind, "blind": game.big_blind,
+                    "big_blind": game.big_blind, "blind": game.big_blind, "straddle": 2 * game.big_blind,
                 }[p.kind]
                 assert p.amount == nominal or (p.all_in and 0 < p.amount < nominal), (p, game)
         if self.stud:
@@ -529,6 +728,7 @@ class Run:
         assert bbs == [e_bb], f"big blinds posted by {bbs}, the big blind is {e_bb}"
         hs_sb = plan.positions.small_blind if plan.small_blind_posted else None
         assert sbs == ([] if hs_sb is None else [hs_sb]), (sbs, plan)
+        standard = self.config.missed_blinds == STANDARD
         for s in log.seats:
             before = log.before[s]
             kinds = [p.kind for p in log.posts.get(s, [])]
@@ -538,6 +738,11 @@ class Run:
             if s == hs_sb:
                 assert kinds == ["small_blind"], (s, kinds, plan)
                 continue
+            if s == log.straddle:  # D10: a live straddle of twice the big blind, his choice
+                if before.stack > 2 * game.big_blind or kinds:
+                    assert kinds == ["straddle"], f"seat {s} ({before}) straddles, posts {kinds}: {plan}"
+                    self.stats["straddles"] += 1
+                continue
             if before.state == ACTIVE or plan.fresh:
                 assert kinds == [], f"seat {s} ({before}) posted {kinds} in {plan}"
                 continue
@@ -545,12 +750,82 @@ class Run:
             assert before.state == ENTERING and not before.options.wait_for_big_blind, (s, before)
             assert s not in (plan.positions.button, plan.positions.small_blind), (s, plan)
             assert strictly_between(e_bb, plan.positions.button, s, self.n), (s, plan)
+            # the model's debts: by the seeds' rule one live big blind (D11), never a dead one
+            assert before.owe_big or (standard and before.owe_small), f"seat {s} entering, owes nothing"
+            assert standard or not before.owe_small, before
             owed = (["dead"] if before.owe_small else []) + (["blind"] if before.owe_big else [])
-            assert owed, f"seat {s} owes nothing but was entering: {before}"
             posts = log.posts.get(s, [])
             cut = kinds == owed[: len(kinds)] and bool(posts) and posts[-1].all_in
             assert kinds == owed or cut, f"seat {s} owed {owed}, posted {kinds}"
+            self.stats["made_up"] += 1
         self.stats["blind_checks"] += 1
+
+    def first_to_act(self, log: HandLog) -> set[int]:
+        """H4, H8, D10: preflop the first player with chips after the big blind, or after the
+        straddler (heads-up: the button, who has the small blind). A player whose live post
+        already matches the bet and whom nobody else could put more chips in against has
+        nothing to decide and may be passed over (returned as well)."""
+        forced = self.forced(log)
+        order, k = log.seats, len(log.seats)
+        i = order.index(forced)
+        straddled = self.table.plan is not None and forced != self.table.plan.positions.big_blind
+        floor = (2 if straddled else 1) * log.game.big_blind  # a short blind counts as full (D3)
+        level = max([floor, *(p.amount for ps in log.posts.values() for p in ps if p.kind != "dead")])
+        first: set[int] = set()
+        for j in range(1, k + 1):
+            s = order[(i + j) % k]
+            live = sum(p.amount for p in log.posts.get(s, []) if p.kind != "dead")
+            if log.before[s].stack <= sum(p.amount for p in log.posts.get(s, [])):
+                continue  # all in
+            first.add(s)
+            outbid = max(log.before[t].stack for t in order if t != s)
+            if not (live >= level and outbid <= level):
+                return first
+        raise AssertionError(f"nobody can act in hand {log.number}")
+
+    def forced(self, log: HandLog) -> int:
+        """The player who closes the preflop round with the option: the straddler or the big blind."""
+        straddles = [s for s, ps in log.posts.items() if any(p.kind == "straddle" for p in ps)]
+        if straddles:
+            return straddles[0]
+        plan = self.table.plan
+        assert plan is not None
+        return plan.positions.big_blind
+
+    def on_acted(self, e: Acted, timed_out: str | None) -> None:
+        """``timed_out``: the action of the TimedOut this Acted answers, if it does."""
+        if timed_out is not None:
+            assert e.action == timed_out, (e, timed_out)
+        else:  # D7: a protection answers the player's own time-out and says so (it is recorded)
+            assert e.action != "protected", f"{e} without a TimedOut 'protected': the use goes unrecorded"
+            p = self.model[e.player]
+            if p.leaving or p.state == SITTING_OUT:  # the table decides for him: check or fold
+                assert e.action in ("check", "fold", "bring_in"), (e, p)
+        if self.stud or not self.logs or not self.logs[-1].preflop:
+            return
+        log = self.logs[-1]
+        if not log.acted:
+            first = self.first_to_act(log)
+            assert e.player in first, f"seat {e.player} acted first preflop, not {first}: {log.posts}"
+        log.acted.add(e.player)
+        if e.action == "fold":
+            log.folded.add(e.player)
+        if e.all_in:
+            log.all_in.add(e.player)
+
+    def end_preflop(self, log: HandLog) -> None:
+        """H10, D10: the big blind (or the straddler) has the option: when anyone else can still
+        bet, he acts before the preflop round ends."""
+        log.preflop = False
+        if self.stud:
+            return
+        forced = self.forced(log)
+        if forced in log.folded or forced in log.all_in:
+            return
+        others = [s for s in log.seats if s != forced and s not in log.folded and s not in log.all_in]
+        if others:
+            assert forced in log.acted, f"seat {forced} had no option preflop in hand {log.number}"
+            self.stats["options"] += 1
 
     def on_finish(self, e: HandFinished) -> None:
         log = self.logs[-1]
@@ -581,6 +856,11 @@ class Run:
             assert seat.time_bank == p.bank <= self.config.time_bank_max, (seat, p)
             if seat.stack == 0 and not self.in_hand(s):
                 assert seat.state == SITTING_OUT, f"busted seat {s} is {seat.state}"
+            left = self.protections_left(p.name)
+            assert table.protections.left(p.name, self.now) == left, (
+                f"{p.name} has {table.protections.left(p.name, self.now)} protections left, the model "
+                f"counts {left} (uses at {self.uses.get(p.name)}, now {self.now})"
+            )
         hand = table.hand
         if table.phase == PLAYING:
             assert hand is not None and not hand.complete
@@ -594,10 +874,87 @@ class Run:
             assert table.plan is not None and hand.stacks[table.plan.seats.index(actor)] > 0, (
                 "an all-in player has the clock (D7)"
             )
+            log = self.logs[-1]
+            if log.preflop and not log.acted and log.straddle is not None and hand.street == 0:
+                self.check_straddle_bets(log)
         elif table.phase == POSTING:
             assert table.deadline is not None
         else:
             assert table.phase == IDLE and table.turn is None and table.deadline is None
+
+    def check_straddle_bets(self, log: HandLog) -> None:
+        """D10: facing the straddle, the minimum raise is to twice it; in pot limit the
+        straddle is the current bet (the pot after the call, plus the call)."""
+        hand, game = self.table.hand, log.game
+        assert hand is not None
+        straddle = [p for p in log.posts.get(log.straddle, []) if p.kind == "straddle"]  # type: ignore[arg-type]
+        if not straddle or straddle[0].all_in:
+            return
+        legal = hand.legal_actions()
+        if legal.min_to is None or legal.max_to is None:
+            return
+        level = 2 * game.big_blind
+        assert legal.min_to == min(2 * level, legal.max_to), (legal, log.posts)
+        kinds = sorted(p.kind for ps in log.posts.values() for p in ps)
+        if game.structure.value == "PL" and kinds == ["big_blind", "small_blind", "straddle"]:
+            assert self.table.plan is not None
+            i = self.table.plan.seats.index(self.table.actor)  # type: ignore[arg-type]
+            pot = game.small_blind + game.big_blind + level  # short blinds count as full (case 20)
+            cap = hand.stacks[i] + hand.bets[i]
+            assert legal.max_to == min(level + pot + level - hand.bets[i], cap), (legal, log.posts)
+        self.stats["straddle_bets"] += 1
+
+    def protections_left(self, name: str) -> int:
+        """D7, by the model: ``limit`` protections in any ``window`` seconds."""
+        recent = [t for t in self.uses.get(name, []) if t > self.now - self.window]
+        return max(0, self.limit - len(recent))
+
+    def timeout_action(self) -> str:
+        """Case 47, D7: what a time-out does now, by the model: at the showdown show (or muck
+        a beaten hand); a stud bring-in is posted; check when free; facing a bet, with all-in
+        protection and chips in the pot, protected while he has protections left; else fold."""
+        table = self.table
+        hand, actor = table.hand, table.actor
+        assert hand is not None and actor is not None
+        legal = hand.legal_actions()
+        if hand.phase == SHOWDOWN:
+            return "show_or_muck" if legal.muck else "show"
+        if legal.bring_in:
+            return "bring_in"
+        if legal.check:
+            return "check"
+        if self.config.timeout_policy == ALL_IN_PROTECTION and hand.can_protect():
+            if self.protections_left(self.model[actor].name) > 0:
+                return "protected"
+            self.stats["protections_used_up"] += 1
+        return "fold"
+
+    def clock_runs_out(self) -> None:
+        """The turn's clock runs out at ``self.now``: the table acts as the model says."""
+        actor = self.table.actor
+        expected = self.timeout_action()
+        events = self.call("advance", self.now)
+        assert events is not None
+        first = events[0]
+        allowed = {"show", "muck"} if expected == "show_or_muck" else {expected}
+        assert type(first) is TimedOut and first.seat == actor and first.action in allowed, (first, expected)
+        acted = [e for e in events if type(e) is Acted]
+        if first.action in ("check", "fold", "protected", "bring_in"):
+            assert acted and acted[0].player == actor and acted[0].action == first.action, (first, acted)
+        self.stats["timeouts"] += 1
+        self.stats[f"timeout_{first.action}"] += 1
+
+    def elsewhere(self) -> None:
+        """D7: another table of the room protects one of these players (the shared limit)."""
+        names = [p.name for p in self.model.values()]
+        if not names:
+            return
+        name = self.pick(sorted(names))
+        if self.protections_left(name) > 0:
+            self.protections.spend(name, self.now)
+            self.uses.setdefault(name, []).append(self.now)
+            self.stats["protected_elsewhere"] += 1
+        self.check()
 
     # ------------------------------------------------------------------ commands
 
@@ -647,11 +1004,17 @@ class Run:
         self.names += 1
         self.call("sit", name, seat, amount, now=self.now)
         assert type(seat) is int
-        style = self.pick(["plain", "plain", "by_hand", "eager"])
+        self.style(seat)
+
+    def style(self, seat: int) -> None:
+        """How a newcomer plays: as he is, posting by hand, eager to play at once, straddling."""
+        style = self.pick(["plain", "plain", "by_hand", "eager", "straddler"])
         if style == "by_hand":  # posts blinds (stud: antes) only when he says so
             self.set_options(seat, {"auto_post_antes" if self.stud else "auto_post_blinds": False})
         elif style == "eager":  # posts a big blind to play at once (H6)
             self.set_options(seat, {"wait_for_big_blind": False})
+        elif style == "straddler":  # straddles when left of the big blind, where allowed (D10)
+            self.set_options(seat, {"straddle": True})
 
     def leave(self) -> None:
         if not self.model:
@@ -718,7 +1081,8 @@ class Run:
         s = self.pick(self.seated())
         name = self.pick([
             "wait_for_big_blind", "wait_for_big_blind", "auto_post_blinds", "auto_post_blinds",
-            "auto_post_antes", "auto_muck", "sit_out_next_big_blind", "bad_name", "bad_value",
+            "auto_post_antes", "auto_muck", "sit_out_next_big_blind", "straddle", "straddle", "bad_name",
+            "bad_value",
         ])
         if name == "bad_name":
             self.call("set_options", self.model[s].name, now=self.now, post_blinds=True,
@@ -757,7 +1121,9 @@ class Run:
             free = [s for s in range(1, self.n + 1) if s not in self.model]
             low, high = self.config.min_buy_in, self.config.max_buy_in
             self.names += 1
-            self.call("sit", f"p{self.names - 1}", self.pick(free), self.pick([low, high]), now=self.now)
+            seat = self.pick(free)
+            self.call("sit", f"p{self.names - 1}", seat, self.pick([low, high]), now=self.now)
+            self.style(seat)
         elif busted:
             p = self.model[self.pick(sorted(busted))]
             self.call("add_chips", p.name, self.config.min_buy_in, now=self.now)
@@ -815,11 +1181,12 @@ class Run:
 
     def seating_step(self) -> None:
         if self.short_handed():
-            op = self.pick(["revive"] * 4 + ["options"] * 2 + ["sit", "leave", "add", "sit_out"])
+            op = self.pick(["revive"] * 4 + ["options"] * 2 + ["sit", "leave", "add", "sit_out", "elsewhere"])
         else:
-            op = self.pick(["sit", "leave", "add", "sit_out", "sit_in", "options", "options"])
+            op = self.pick(["sit", "leave", "add", "sit_out", "sit_in", "options", "options", "elsewhere"])
         {"sit": self.sit, "leave": self.leave, "add": self.add_chips, "sit_out": self.sit_out_cmd,
-         "sit_in": self.sit_in, "options": self.options_cmd, "revive": self.revive}[op]()
+         "sit_in": self.sit_in, "options": self.options_cmd, "revive": self.revive,
+         "elsewhere": self.elsewhere}[op]()
 
     def idle_step(self) -> None:
         op = self.pick(["start"] * 6 + ["seating"] * 3 + ["refused"])
@@ -942,8 +1309,7 @@ class Run:
         self.stats["actions"] += 1
 
     def timeout(self) -> None:
-        """Case 47, D7: facing a bet fold (or protected), otherwise check; a stud bring-in is
-        posted; at the showdown the hand is shown or mucked."""
+        """Case 47, D7: the clock runs out (or not yet: then nothing happens)."""
         table = self.table
         hand, actor, deadline = table.hand, table.actor, table.deadline
         assert hand is not None and actor is not None and deadline is not None
@@ -953,27 +1319,8 @@ class Run:
             p = self.model[actor]
             self.call("act", p.name, "fold", now=deadline, expect=frozenset({"too_late"}))
             return
-        legal = hand.legal_actions()
-        if hand.phase == SHOWDOWN:
-            allowed = {"show", "muck"} if legal.muck else {"show"}
-        elif legal.bring_in:
-            allowed = {"bring_in"}
-        elif legal.check:
-            allowed = {"check"}
-        elif self.config.timeout_policy == ALL_IN_PROTECTION and hand.can_protect():
-            allowed = {"protected"}
-        else:
-            allowed = {"fold"}
         self.now = max(self.now, deadline + self.pick([0.0, 7.5]))
-        events = self.call("advance", self.now)
-        assert events is not None
-        first = events[0]
-        assert type(first) is TimedOut and first.seat == actor and first.action in allowed, (first, allowed)
-        acted = [e for e in events if type(e) is Acted]
-        if first.action in ("check", "fold", "protected", "bring_in"):
-            assert acted and acted[0].player == actor and acted[0].action == first.action, (first, acted)
-        self.stats["timeouts"] += 1
-        self.stats[f"timeout_{first.action}"] += 1
+        self.clock_runs_out()
 
     def bad_act(self) -> None:
         table = self.table
@@ -1027,7 +1374,10 @@ class Run:
             deadline = self.table.deadline
             assert deadline is not None
             self.now = max(self.now, deadline)
-            self.call("advance", self.now)
+            if self.table.phase == PLAYING:
+                self.clock_runs_out()
+            else:
+                self.call("advance", self.now)
         for s in self.seated():
             self.call("leave", self.model[s].name, now=self.now)
         assert self.bank == 0 and self.table.chips() == 0 and not self.table.seats
@@ -1088,23 +1438,37 @@ class Run:
             self.stats["stable_orbits"] += count and stable
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_table_chips_dealing_button_and_blinds_H4_H7_R1_R3_S1_S2(kind: str) -> None:
+@pytest.mark.parametrize(("kind", "rules"), RUNS)
+def test_table_chips_dealing_button_and_blinds_H4_H7_R1_R3_S1_S2_case_8_D7_D10_D11(
+    kind: str, rules: tuple[str, str, bool]
+) -> None:
     stats: Counter[str] = Counter()
+    missed, policy, straddles = rules
+    examples = EXAMPLES // len(rule_sets(kind))
 
-    @SETTINGS
-    @given(configs(kind), st.data())
-    def run(config: TableConfig, data: st.DataObject) -> None:
-        Run(config, data, stats).play(HANDS)
+    @settings(SETTINGS, max_examples=examples)
+    @given(configs(kind), protection_limits, st.data())
+    def run(config: TableConfig, limit: tuple[int, float], data: st.DataObject) -> None:
+        config = dataclasses.replace(config, missed_blinds=missed, timeout_policy=policy, straddles=straddles)
+        Run(config, data, stats, limit).play(HANDS)
 
     run()
-    print(kind, dict(stats))
+    print(kind, rules, dict(stats))
     # the runs did what they are meant to: many hands, orbits and every kind of event
-    assert stats["hands"] >= EXAMPLES * HANDS // 2
-    assert stats["refused"] > 100 and stats["timeouts"] > 50 and stats["leaves"] > 50
+    assert stats["hands"] >= examples * HANDS // 2
+    assert stats["refused"] > examples and stats["timeouts"] > examples and stats["leaves"] > examples
+    assert stats["protected_elsewhere"] > 0
+    if policy == ALL_IN_PROTECTION:  # D7: protected, and past the limit folded
+        assert stats["timeout_protected"] > 0 and stats["protections_used_up"] > 0
+    else:
+        assert stats["timeout_protected"] == 0
     if kind != "stud":
-        assert stats["orbits"] > 100 and stats["blind_checks"] >= stats["hands"] - 1
-        assert stats["posts_answered"] > 10
+        assert stats["orbits"] > examples and stats["blind_checks"] >= stats["hands"] - 1
+        assert stats["posts_answered"] > 0 and stats["options"] > examples
+        assert stats["blinds_missed"] > examples and stats["made_up"] > 0 and stats["fresh"] >= examples  # H7
+        assert stats["two_three"] > examples  # heads-up to three-handed and back
+    if straddles:
+        assert stats["straddles"] > 0 and stats["straddle_bets"] > 0  # D10
 
 
 # ---------------------------------------------------------------- found by the properties above
@@ -1146,10 +1510,11 @@ def test_sitting_out_at_the_big_blind_misses_one_orbit_H7() -> None:
     assert table.seats[4].missed_orbits == 1
 
 
-def test_missed_orbits_count_alike_in_a_fresh_deal_H7() -> None:
+def test_missed_orbits_count_alike_when_three_become_two_H7_case_4() -> None:
     """With ``max_missed_orbits`` 0, everyone the big blind passes while sitting out loses
     his seat, whether he sat out before or asked to sit out at this big blind. Here the
-    big blind wraps past the old button, so the hand is dealt fresh (heads-up)."""
+    big blind wraps past the old button (b, the old small blind, is due it): heads-up, c on
+    the button; b and c owe nothing, so this is no restart and nothing is dealt fresh."""
     table = Table(TableConfig.single(NL, seats=6, max_missed_orbits=0))
     for name, seat in (("a", 1), ("b", 2), ("c", 3), ("d", 4)):
         table.sit(name, seat, 200)
@@ -1159,7 +1524,8 @@ def test_missed_orbits_count_alike_in_a_fresh_deal_H7() -> None:
     table.sit_out("d")
     table.set_options("a", sit_out_next_big_blind=True)
     events = table.start_hand(seeded_deck(2), 100.0)
-    assert table.plan is not None and table.plan.fresh and table.plan.seats == (2, 3)
+    assert table.plan is not None and not table.plan.fresh and table.plan.seats == (2, 3)
+    assert table.positions == Positions(3, 3, 2)
     assert BlindMissed(1, "a", "big") in events and BlindMissed(4, "d", "big") in events
     assert {e.seat for e in events if type(e) is Left} == {1, 4}, events
 
@@ -1208,3 +1574,72 @@ def test_a_newcomers_blind_with_a_dead_small_blind_is_a_live_blind_H6_case_7_cas
     assert posted == [(4, "big_blind", 2), (6, "blind", 2)]
     if game.structure.value == "PL":
         assert table.actor == 5 and table.hand is not None and table.hand.legal_actions().max_to == 9
+
+
+def test_a_player_sat_out_by_his_time_outs_is_not_protected_silently_D7_case_47() -> None:
+    """Found by the model: b's clock runs out (he checks) and, max_timeouts being 1, he is
+    sat out; on the flop he faces a bet and the table decides for him. It must not spend one
+    of his all-in protections there without a ``TimedOut(..., 'protected')``: that event is
+    what the room records a protection by (D7: counted across tables and restarts). Like a
+    player who leaves, a player the table decides for checks or folds."""
+    table = Table(TableConfig.single(NL, seats=2, max_timeouts=1))  # all-in protection by default (D7)
+    table.sit("a", 1, 200)
+    table.sit("b", 2, 200)
+    table.start_hand(seeded_deck(1), now=0.0, button=1)  # a: button and small blind, b: big blind
+    table.act("a", "call", now=1.0)
+    events = table.advance(100.0)
+    assert events[0] == TimedOut(2, "b", "check") and SatOut(2, "b", "timeouts") in events
+    events = table.act("a", "bet", 2, now=101.0)
+    answers = [e for e in events if type(e) is Acted and e.player == 2]
+    assert answers and answers[0].action == "fold", answers
+    assert table.protections.left("b", 101.0) == 2
+
+
+def test_protections_are_counted_across_tables_sharing_one_limit_D7_case_47() -> None:
+    """D7: the room hands one ``ProtectionLimit`` to every table: ann, protected at one table
+    and then at another, has none left at any, so her next time-out facing a bet folds; once
+    her first protection leaves the window she is protected again. Her uses from before a
+    restart are loaded into the new limit and count too."""
+    config = TableConfig.single(NL, seats=2)
+    assert config.timeout_policy == ALL_IN_PROTECTION  # the default (D7)
+
+    def time_out_facing_a_raise(limit: ProtectionLimit, now: float) -> str:
+        """At a new table of the room: ann is the big blind, bob raises, ann's clock runs out."""
+        table = Table(config, limit)
+        table.sit("ann", 1, 200, now=now)
+        table.sit("bob", 2, 200, now=now)
+        table.start_hand(seeded_deck(1), now=now, button=2)
+        table.act("bob", "raise", 6, now=now)
+        timed = table.advance(now + 100.0)[0]
+        assert type(timed) is TimedOut and timed.player == "ann"
+        return timed.action
+
+    limit = ProtectionLimit(limit=2, window=1000.0)
+    assert time_out_facing_a_raise(limit, 0.0) == "protected"  # her clock ran out at 100
+    assert time_out_facing_a_raise(limit, 200.0) == "protected"  # another table, at 300
+    assert limit.left("ann", 400.0) == 0
+    assert time_out_facing_a_raise(limit, 400.0) == "fold"  # past the limit (case 47)
+    assert time_out_facing_a_raise(limit, 1150.0) == "protected"  # the use at 0 left the window
+    again = ProtectionLimit(limit=2, window=1000.0)  # the room restarts and loads the uses
+    again.load("ann", [500.0, 1200.0])
+    assert time_out_facing_a_raise(again, 1300.0) == "fold"  # her clock ran out at 1400
+    assert time_out_facing_a_raise(again, 2250.0) == "protected"
+
+
+def test_the_view_counts_protections_at_the_time_of_the_latest_command_D7() -> None:
+    """Found by the model: ``TableView.protections_left`` is counted at the time of the
+    table's latest command. b's one protection of the window was used at -45; the hand is
+    set up at 50 (still used up) and dealt when b posts his blind at 56, when it has left the
+    window: the view must say he has one again."""
+    limit = ProtectionLimit(limit=1, window=100.0)
+    limit.load("b", [-45.0])
+    table = Table(TableConfig.single(NL, seats=3), limit)
+    for name, seat in (("a", 1), ("b", 2), ("c", 3)):
+        table.sit(name, seat, 200)
+    table.set_options("b", auto_post_blinds=False)
+    assert [type(e) for e in table.start_hand(seeded_deck(1), now=50.0, button=1)] == [PostRequested]
+    assert table_view(table, "b").protections_left == 0 == limit.left("b", 50.0)
+    events = table.post("b", True, now=56.0)
+    assert HandStarted(1, "NL 1/2", 1, 2, 3, (2, 3, 1)) in events
+    assert table_view(table, "b").protections_left == 1
+    assert limit.left("b", 56.0) == 1

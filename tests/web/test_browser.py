@@ -182,6 +182,9 @@ def test_holdem_hand_through_the_ui(browser: Browser, room: Server, tmp_path: Pa
         boris.page.click(".lang button[data-lang=en]")
         expect(boris.page.locator("#btn-logout")).to_have_text("Log out")
         expect(boris.table("NL").locator(".head-buttons button").first).to_have_text("Previous hand")
+        expect(boris.table("NL").locator(".seat.me .plate")).to_be_visible()  # the seats are drawn again
+        empty = boris.table("NL").locator(".seat.empty .empty-label").first
+        expect(empty).to_have_text(re.compile(r"^Seat \d$"))
         boris.page.click(".lang button[data-lang=ru]")
         expect(boris.page.locator("#btn-logout")).to_have_text("Выйти")
 

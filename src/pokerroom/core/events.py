@@ -15,7 +15,8 @@ from pokerroom.core.cards import Card
 
 class Posted(NamedTuple):
     """A forced bet: 'ante', 'small_blind', 'big_blind', 'blind' (another live blind),
-    'dead' (dead money, such as a missed small blind), or 'bring_in'."""
+    'straddle' (a live straddle of twice the big blind, D10), 'dead' (dead money, such as a
+    missed small blind), or 'bring_in'."""
 
     player: int
     kind: str

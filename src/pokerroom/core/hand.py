@@ -4,7 +4,8 @@ A ``Hand`` is made from a ``Game`` (structure and stakes), the starting stacks i
 order (player 0 is the first seat left of the button, the last player is the button;
 heads-up, player 0 is the big blind and player 1 the button and small blind, H4), and a
 deck in the order the caller chose: the hand never shuffles. Forced bets are posted and
-cards dealt at once; then the hand waits for the player in ``actor``.
+cards dealt at once; then the hand waits for the player in ``actor``. A blind of twice the
+big blind by the player after the big blind (3+ players, no or pot limit) is a straddle (D10).
 
 Every action has three forms: ``verify_x`` raises ``IllegalAction`` saying why the action
 is not allowed (and changes nothing), ``can_x`` answers True or False, and ``x`` applies it
@@ -144,10 +145,11 @@ class Hand:
         else:
             _check_chips("dead_blinds", dead_blinds, n, 0)
         if big_blind_position is None:
-            big_blind_position = _big_blind_position(blinds)
+            big_blind_position = _big_blind_position(blinds, game.big_blind)
         elif type(big_blind_position) is not int or not 0 <= big_blind_position < n:
             raise GameError(f"big_blind_position {big_blind_position!r} is not a player")
-        _check_blinds(game, blinds, big_blind_position)
+        # D10: a live straddle, the player after the big blind (-1: none)
+        self._straddle = _check_blinds(game, blinds, big_blind_position)
         # small_blind=False: no small blind this hand (the dead-button rule when the player
         # due it has gone); a blind posted before the big blind is then a live big blind
         if type(small_blind) is not bool:
@@ -225,7 +227,8 @@ class Hand:
                 amount = min(b, stacks[i])
                 stacks[i] -= amount
                 self.bets[i] = amount
-                kind = "big_blind" if i == bb else "small_blind" if i == sb else "blind"
+                kind = "big_blind" if i == bb else "small_blind" if i == sb else (
+                    "straddle" if i == self._straddle else "blind")
                 ev.append(_NEW(Posted, (i, kind, amount, stacks[i] == 0)))
         for i, a in enumerate(antes if posted_antes and not uniform else ()):
             if a and stacks[i]:
@@ -240,6 +243,8 @@ class Hand:
         if any(blinds):
             small = self.bets[sb] if sb >= 0 else 0
             self._phantom = max(0, g.small_blind - small) + max(0, g.big_blind - self.bets[bb])
+            if self._straddle >= 0:  # a short straddle counts as full too (D10, D3)
+                self._phantom += max(0, 2 * g.big_blind - self.bets[self._straddle])
 
     def _deal_holes(self) -> None:
         deck, n = self.deck, self.n
@@ -265,12 +270,15 @@ class Hand:
             return
         if preflop:
             top = max(self.bets)
-            # D3: the call is the full big blind even when the big blind is short.
-            self.level = max(top, g.big_blind) if top else 0
+            # D3: the call is the full big blind even when the big blind is short; D10: the full
+            # straddle, a raise is to twice it, the straddler acts last (he has the option).
+            last = self.big_blind_position if self._straddle < 0 else self._straddle
+            floor = g.big_blind if self._straddle < 0 else 2 * g.big_blind
+            self.level = max(top, floor) if top else 0
             self.last_full_raise = self.level
             self.last_full_level = self.level
             self.bets_count = 1 if self.level else 0
-            start = (self.big_blind_position + 1) % n if top else 0
+            start = (last + 1) % n if top else 0
         else:
             self.level = 0
             self.last_full_raise = 0
@@ -954,32 +962,44 @@ def _permutation(order: Sequence[int], pool: tuple[Card, ...]) -> list[Card]:
     return cards
 
 
-def _check_blinds(game: Game, blinds: Sequence[int], bb: int) -> None:
+def _check_blinds(game: Game, blinds: Sequence[int], bb: int) -> int:
     """Blinds that make sense: the big blind's is the largest, each one is the small or the
-    big blind, and heads-up the big blind is player 0 (H4)."""
+    big blind, and heads-up the big blind is player 0 (H4); or a straddle (D10). Returns the
+    straddler, -1 when there is none."""
     small, big = game.small_blind, game.big_blind
+    n = len(blinds)
+    straddle = (bb + 1) % n
+    if n < 3 or not big or blinds[straddle] != 2 * big:
+        straddle = -1
+    elif game.structure is Structure.FIXED_LIMIT:
+        raise GameError("fixed limit has no straddles: they are for no limit and pot limit (D10)")
+    elif blinds[bb] != big:
+        raise GameError(f"a straddle needs the big blind: player {bb} posts {blinds[bb]}, not {big}")
     top = 0
-    for b in blinds:
-        if b and b != small and b != big:
-            raise GameError(f"blinds must be 0, the small blind or the big blind, got {list(blinds)}")
-        if b > top:
+    for i, b in enumerate(blinds):
+        if b and b != small and b != big and i != straddle:
+            raise GameError(f"blinds must be 0, the small blind or the big blind, got {list(blinds)} (D10: "
+                            "a straddle of twice the big blind, by the player after it, 3+ players)")
+        if b > top and i != straddle:
             top = b
     if not top:
-        return
+        return straddle
     if blinds[bb] != top:
         raise GameError(f"player {bb} is the big blind but posts {blinds[bb]}, less than another blind")
-    if len(blinds) == 2 and blinds[0] and blinds[1] and bb != 0:
+    if n == 2 and blinds[0] and blinds[1] and bb != 0:
         raise GameError("heads-up the button posts the small blind: player 0 is the big blind (H4)")
+    return straddle
 
 
-def _big_blind_position(blinds: Sequence[int]) -> int:
+def _big_blind_position(blinds: Sequence[int], big: int) -> int:
     """The largest blind in the first run of blinds (ties: the earlier one, so that a
-    newcomer's live big blind after the big blind is not mistaken for it)."""
+    newcomer's live big blind after the big blind is not mistaken for it); a straddle
+    (more than the big blind) ends the run."""
     best, best_amount = 0, -1
     start = next((i for i, b in enumerate(blinds) if b), len(blinds))
     for i in range(start, len(blinds)):
         b = blinds[i]
-        if not b:
+        if not b or b > big:
             break
         if b > best_amount:
             best, best_amount = i, b

@@ -7,9 +7,10 @@
 Variants: ``NT`` (no-limit Texas hold'em), ``FT`` (fixed limit: ``small_bet``/``big_bet``,
 blinds from the array), ``PT``, our own code for pot-limit Texas hold'em with the same
 fields as ``NT``, and ``F7S`` (fixed-limit seven card stud: ``bring_in``, ``small_bet``,
-``big_bet`` and ``antes``, no blinds). Others (``NS``, ``PO``, ``F7S/8``, ...) and
-straddles, draws (``sd``), bring-ins (``pb``) in hold'em and fractional chips raise
-``UnsupportedError``.
+``big_bet`` and ``antes``, no blinds). ``NT`` and ``PT`` may have a straddle (D10): a third
+``blinds_or_straddles`` entry of twice the big blind (``[1, 2, 4, 0, 0, 0]``, 3+ players).
+Others (``NS``, ``PO``, ``F7S/8``, ...), any other straddle, draws (``sd``), bring-ins
+(``pb``) in hold'em and fractional chips raise ``UnsupportedError``.
 
 ``replay`` is strict: the deck comes from the file (hole deals transposed into the real
 dealing order; burns and ``??`` get cards that appear nowhere in the file), every action
@@ -30,6 +31,10 @@ or raises to X. As PokerKit writes them, all-in hands are shown (``sm``) before 
 remaining cards are dealt and shown again after seventh street: a repeated show may name
 the first cards of the hand only, in dealing order; and a bring-in all in (a player left
 with no more than the bring-in) is ``pN cbr X``, X his whole stack: it is the bring-in.
+
+After the hand is over, ``pN sm cards`` by a player who did not reach the showdown (he won
+when the others folded, or folded) is a show at the end of the hand (D12): some cards may
+be ``??`` (those he kept hidden); the known ones must be his, and no stack changes.
 
 >>> hh = loads('''variant = 'NT'
 ... antes = [0, 0]
@@ -435,8 +440,11 @@ def game_of(hh: HandHistory) -> Game:
             for v in values:
                 _whole(name, v)
     blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
-    if any(blinds[2:]):
-        raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds})")
+    # D10: one straddle, twice the big blind, by the player after the big blind (p3)
+    straddle = len(blinds) > 2 and blinds[1] > 0 and blinds[2] == 2 * blinds[1] and not structure.fixed
+    if any(blinds[3:] if straddle else blinds[2:]):
+        raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds}): only a third entry "
+                               "of twice the big blind in no limit or pot limit")
     antes = {a for a in hh.antes if a}
     ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
     if len(blinds) < 2:
@@ -445,7 +453,13 @@ def game_of(hh: HandHistory) -> Game:
         sizes = (_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), 0)
     else:
         sizes = (0, 0, _whole("min_bet", hh.min_bet))
-    return _game(structure, blinds[0], blinds[1], ante, *sizes)
+    game = _game(structure, blinds[0], blinds[1], ante, *sizes)
+    if "_big_blind_player" in hh.extra:
+        # our histories' mark of a big blind where PHH does not put it (no small blind): then
+        # [2, 4, 0, 0] is a big blind of 2 and a straddle, which PHH would read as blinds 2/4
+        raise UnsupportedError(f"unsupported: the big blind is p{hh.extra['_big_blind_player']}, "
+                               "where PHH has no place for it (_big_blind_player)")
+    return game
 
 
 _INT_ONLY = frozenset((int,))
@@ -523,16 +537,16 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
             raise PHHError(f"p{p + 1} is dealt {len(dealt_to)} hole cards: hold'em needs 2")
     if len(board) > 5:
         raise PHHError(f"the file deals {len(board)} board cards: hold'em has 5")
-    if unknown:  # a hand shown at the showdown reveals unknown hole cards
+    if unknown:  # a hand shown (at the showdown or after the hand, D12) reveals unknown hole cards
         for i, a in enumerate(acts):
             if a.verb == "sm" and a.cards and a.actor is not None:
                 dealt = holes[a.actor]
-                for c in a.cards:
+                for k, c in enumerate(a.cards):
                     if c is not None and c not in dealt and None in dealt:
                         if c in seen:
                             raise _twice(i, a, c, seen[c])
                         seen[c] = i
-                        dealt[dealt.index(None)] = c
+                        dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
     # burns, unknown cards and undealt board cards: the first cards the file does not use
     deck: list[Card] = []
     filled: set[Card] = set()
@@ -900,6 +914,11 @@ def _same_order(said: tuple[Card | None, ...], actual: list[Card], what: str, en
 
 def _show_or_muck(hand: Hand, a: Action) -> None:
     p = a.actor if a.actor is not None else -1
+    if hand.complete and p not in hand.reached_showdown and (a.cards is not None or a.dash):
+        # D12: a show at the end of the hand by a player who won uncontested or folded
+        if a.cards is not None:
+            _same(a.cards, hand.holes[p], f"p{p + 1} shows")
+        return
     # shown automatically, or the last hand left after the others mucked (it wins unseen):
     # a line showing it confirms the cards
     done = p in hand.shown or (hand.complete and p in hand.reached_showdown and p not in hand.mucked)

@@ -1,7 +1,7 @@
 """The HTTP and WebSocket application (FastAPI on uvicorn).
 
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
-/api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws (server/ws.py), see
+/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws (server/ws.py), see
 protocol.py and docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
 reaches a client.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -165,6 +166,24 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     @app.get("/api/tables")
     async def tables() -> JSONResponse:
         return JSONResponse({"tables": room().tables()})
+
+    @app.get("/api/tables/{name:path}/buy-in")
+    async def buy_in(name: str, request: Request) -> JSONResponse:
+        """The buy-in this player may sit down with now at table ``name``, and why the
+        minimum is higher when it is (D13: he left within the rathole window with more)."""
+        account = await account_of(request)
+        the_room = room()
+        runner = the_room.runners.get(name)
+        if runner is None:
+            raise AuthError("not_found", f"no table named {name!r}", 404)
+        low, high = runner.config.min_buy_in, runner.config.max_buy_in
+        left = await the_room.rathole(name, account.id, time.time())
+        rathole = None
+        if left is not None and left.stack > low:
+            until = left.at + the_room.config.rathole_window
+            rathole = {"stack": left.stack, "left_at": left.at, "until": until}
+            low, high = left.stack, max(high, left.stack)
+        return JSONResponse({"min": low, "max": high, "rathole": rathole})
 
     @app.get("/api/hands")
     async def my_hands(request: Request) -> JSONResponse:

@@ -28,17 +28,27 @@ hidden cards are ``??``. Forced bets as PHH has them:
   ``_dead_blinds``. It replays exactly unless somebody is all in on an ante or on the dead
   blind itself (the engine lets him win all the dead blinds, dead antes are split at his
   level).
+- A straddle (D10, the player after the big blind posts twice the big blind) is the third
+  entry of ``blinds_or_straddles`` (``[1, 2, 4, 0, 0, 0]``), as PHH writes an under-the-gun
+  straddle; it replays.
 - The big blind where PHH does not put it (a dead small blind makes the first player
   left of the button the big blind, so ``blinds_or_straddles`` starts with it) and extra
   live blinds (a newcomer's or a returning player's big blind, which are not straddles)
   are written where the engine had them, with ``_big_blind_player`` (1-based, as ``pN``)
   and ``_live_blinds``. PHH cannot express these: our replay refuses such a file ("bad
-  stakes" or "straddles").
+  stakes", "straddles" or "_big_blind_player").
 - All-in protection on a timeout (D7) has no PHH action: it is a commentary line
   ``# pN all-in protection ...`` and ``_all_in_protection``; such a file does not replay.
 - Non-default fixed-limit rules (``cap``, ``heads_up_uncapped``, stud
   ``open_pair_big_bet``) go in ``_cap``, ``_heads_up_uncapped``, ``_open_pair_big_bet``;
   the replay plays the defaults.
+
+Shows after the hand (D12: a player who won uncontested, or folded, shows one card or all):
+``reveals`` maps a player index to the cards he showed; they are public, so every text
+writes them: PHH as ``pN sm`` actions after the end of the hand (a card not shown is
+``??``; stud up cards are known), PokerStars as ``Name: shows [Ah Kd]`` lines after the
+hand's result, before the summary. A stored history keeps them at its top level,
+``"reveals": {"<seat>": ["Ah", "Kd"]}``, which ``stored_text`` and ``full_history`` read.
 
 User-defined fields start with an underscore, as PokerKit expects. The table name, seats,
 hand number, players, finishing stacks, winnings and time are the standard optional
@@ -48,10 +58,11 @@ fields (``table``, ``seats``, ``hand``, ``players``, ``finishing_stacks``, ``win
 ``to_pokerstars`` writes the text trackers read ("PokerStars Hand #N: Hold'em No Limit
 (1/2) - ..."). Chips are whole numbers and there is no rake. The amounts are the engine's:
 when everyone folds to a raise, the blinds did not call it (H12, case 1), so all of it is
-"Uncalled bet" and the blinds are the pot. PokerStars has no line for
-a dead blind alone (written "posts small blind"), for all-in protection (written "X: times
-out and is all-in protected"), nor for the last hand at a showdown that wins unshown while
-D6 reveals it: "X: doesn't show hand" and, in the summary, "mucked [..] and won".
+"Uncalled bet" and the blinds are the pot. A straddle is "X: posts straddle 4", as
+PokerStars writes it. PokerStars has no line for a dead blind alone (written "posts small
+blind"), for all-in protection (written "X: times out and is all-in protected"), nor for
+the last hand at a showdown that wins unshown while D6 reveals it: "X: doesn't show hand"
+and, in the summary, "mucked [..] and won".
 """
 
 from __future__ import annotations
@@ -114,6 +125,7 @@ __all__ = [
 ]
 
 _LIVE_BLINDS = ("small_blind", "big_blind", "blind")
+_STRADDLE = "straddle"  # D10
 
 
 class HistoryError(ValueError):
@@ -162,6 +174,21 @@ def _check(hand: FinishedHand, names: Sequence[str], seats: Sequence[int], viewe
         raise HistoryError(f"viewer {viewer!r} is not a player of this hand")
 
 
+def _shows(hand: FinishedHand, reveals: Mapping[int, Sequence[Card]] | None) -> list[tuple[int, list[Card]]]:
+    """The shows after the hand (D12) as (player, the cards he showed, in his hole order),
+    checked; a player who reached the showdown is left out (D6 reveals his hand already)."""
+    out: list[tuple[int, list[Card]]] = []
+    for p, cards in (reveals or {}).items():
+        if type(p) is not int or not 0 <= p < hand.n:
+            raise HistoryError(f"a show after the hand by {p!r}, not a player of this hand")
+        holes = hand.holes[p]
+        if not cards or any(c not in holes for c in cards):
+            raise HistoryError(f"player {p} shows {_cards(cards)}, not his cards {_cards(holes)}")
+        if p not in hand.reached_showdown:
+            out.append((p, [c for c in holes if c in cards]))
+    return out
+
+
 def _cards(cards: Iterable[Card | None]) -> str:
     return "".join("??" if c is None else str(c) for c in cards)
 
@@ -198,6 +225,8 @@ def _forced(hand: FinishedHand) -> _Forced:
         elif e.kind == "dead":
             dead[p] = e.amount
             broke[p] = broke[p] or e.all_in
+        elif e.kind == _STRADDLE:  # D10: the player after the big blind, the third PHH entry
+            blinds[p] = 2 * game.big_blind if e.all_in else e.amount
         elif e.kind in _LIVE_BLINDS:
             due = e.amount
             if e.all_in:
@@ -280,9 +309,16 @@ def to_phh(
     viewer: int | None = None,
     reveal_all: bool = False,
     started_at: float | None = None,
+    reveals: Mapping[int, Sequence[Card]] | None = None,
 ) -> str:
-    """The PHH text of a complete hand (see the module docstring for what PHH cannot say)."""
+    """The PHH text of a complete hand (see the module docstring for what PHH cannot say);
+    ``reveals``: the cards each player (an index) showed after the hand (D12)."""
     _check(hand, names, seats, viewer)
+    actions = _phh_actions(hand, visible_players(hand, viewer, reveal_all))
+    for p, shown in _shows(hand, reveals):
+        up = hand.face_up[p]
+        cards = [c if c in shown or (up and up[k]) else None for k, c in enumerate(hand.holes[p])]
+        actions.append(f"p{p + 1} sm {_cards(cards)}")
     game, n = hand.game, hand.n
     forced = _forced(hand)
     order = slice(None, None, -1) if n == 2 else slice(None)  # heads-up: forced bets reversed
@@ -312,7 +348,7 @@ def to_phh(
         variant=game.code,
         antes=list(antes[order]),
         starting_stacks=list(hand.starting_stacks),
-        actions=_phh_actions(hand, visible_players(hand, viewer, reveal_all)),
+        actions=actions,
         blinds_or_straddles=None if game.stud_game else list(forced.blinds[order]),
         min_bet=None if game.structure.fixed else game.min_bet,
         small_bet=game.small_bet if game.structure.fixed else None,
@@ -392,6 +428,8 @@ def _post_lines(hand: FinishedHand, name: Sequence[str]) -> list[str]:
         elif e.kind == "dead":
             if e.player not in live:  # a dead small blind alone: PokerStars has no word for it
                 out.append(f"{who}: posts small blind {e.amount}{_all_in(e)}")
+        elif e.kind == _STRADDLE:
+            out.append(f"{who}: posts straddle {e.amount}{_all_in(e)}")
         elif e.player in dead:
             out.append(f"{who}: posts small & big blinds {dead[e.player] + e.amount}{_all_in(e)}")
         elif e.kind == "small_blind" or (e.kind == "blind" and e.amount == game.small_blind < game.big_blind):
@@ -434,9 +472,11 @@ class _Writer:
                 self.put_in[e.player] += e.amount
         if not stud:
             self.lines.append("*** HOLE CARDS ***")
-            blinds = [e.amount for e in hand.events if type(e) is Posted and e.kind in _LIVE_BLINDS]
-            top = max(blinds, default=0)
-            self.level = max(top, game.big_blind) if top else 0
+            live = (*_LIVE_BLINDS, _STRADDLE)
+            posts = [e for e in hand.events if type(e) is Posted and e.kind in live]
+            top = max([e.amount for e in posts], default=0)
+            straddled = any(e.kind == _STRADDLE for e in posts)  # D10: the level is the full straddle
+            self.level = max(top, 2 * game.big_blind if straddled else game.big_blind) if top else 0
         else:
             self.lines.append("*** 3rd STREET ***")
         third = 0  # stud: cards of the first deal so far
@@ -554,10 +594,14 @@ def to_pokerstars(
     viewer: int | None = None,
     reveal_all: bool = False,
     max_seats: int | None = None,
+    reveals: Mapping[int, Sequence[Card]] | None = None,
 ) -> str:
     """PokerStars-style text of a complete hand, for trackers. ``max_seats`` is the table
-    size ("6-max"; the highest seat number when not given)."""
+    size ("6-max"; the highest seat number when not given); ``reveals``: the cards each
+    player (an index) showed after the hand (D12)."""
     _check(hand, names, seats, viewer)
+    shows = _shows(hand, reveals)
+    showed = {p for p, _ in shows}
     game, n = hand.game, hand.n
     stud = game.stud_game
     visible = visible_players(hand, viewer, reveal_all)
@@ -596,7 +640,8 @@ def to_pokerstars(
         lines += collected
     else:
         lines += collected
-        lines += [f"{names[p]}: doesn't show hand" for p in range(n) if hand.winnings[p]]
+        lines += [f"{names[p]}: doesn't show hand" for p in range(n) if hand.winnings[p] and p not in showed]
+    lines += [f"{names[p]}: shows [{_spaced(cards)}]" for p, cards in shows]  # D12
 
     lines.append("*** SUMMARY ***")
     total = sum(e.amount for e in awards)
@@ -835,9 +880,10 @@ def full_history(text: str, deck: str) -> str:
     record = None
     if "record" not in history and "game" in private:
         players = history["players"]
+        seats = tuple(p["seat"] for p in players)
         record = record_json(record_hand(
             history["number"], private["game"], private["button_seat"], restore(private["hand"]),
-            tuple(p["seat"] for p in players), tuple(p["name"] for p in players),
+            seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
         ))
     full: dict[str, Any] = {}
     for key, value in history.items():
@@ -851,6 +897,20 @@ def full_history(text: str, deck: str) -> str:
     rest = {k: v for k, v in private.items() if k not in ("salts", "game")}
     full["private"] = {"openings": openings_of(salts, deck), **rest}
     return json.dumps(full)
+
+
+def _stored_reveals(history: Mapping[str, Any], seats: Sequence[int]) -> dict[int, tuple[Card, ...]] | None:
+    """A stored history's shows after the hand (D12), ``"reveals": {"<seat>": ["Ah"]}``, by
+    player index; None when it has none."""
+    stored = history.get("reveals")
+    if not stored:
+        return None
+    out: dict[int, tuple[Card, ...]] = {}
+    for seat, cards in stored.items():
+        if not str(seat).isdigit() or int(seat) not in seats:
+            raise HistoryError(f"a show after the hand by seat {seat!r}, which did not play it")
+        out[list(seats).index(int(seat))] = tuple(Card(c) for c in cards)
+    return out
 
 
 def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
@@ -871,9 +931,10 @@ def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
         raise HistoryError(f"seat {seat!r} did not play this hand")
     viewer = None if seat is None else seats.index(seat)
     hand = restore(private["hand"])
+    reveals = _stored_reveals(history, seats)
     if kind == "phh":
         return to_phh(hand, names=names, seats=seats, table=history["table"], number=history["number"],
-                      viewer=viewer, started_at=history["started_at"])
+                      viewer=viewer, started_at=history["started_at"], reveals=reveals)
     return to_pokerstars(hand, names=names, seats=seats, table=history["table"], number=history["number"],
                          button_seat=private["button_seat"], started_at=history["started_at"],
-                         viewer=viewer, max_seats=private["max_seats"])
+                         viewer=viewer, max_seats=private["max_seats"], reveals=reveals)

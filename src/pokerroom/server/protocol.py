@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 PROTOCOL = 2
 MAX_MESSAGE_BYTES = 4096
@@ -65,7 +65,8 @@ class Act(_Command):
 
 
 class Options(_Command):
-    """The player settings of the table layer (any subset)."""
+    """The player settings of the table layer (any subset). ``straddle``: post a straddle
+    when left of the big blind (D10; kept until unchecked, used where the table allows)."""
 
     type: Literal["options"]
     table: TableName
@@ -75,6 +76,7 @@ class Options(_Command):
     sit_out_next_hand: bool | None = None
     sit_out_next_big_blind: bool | None = None
     auto_muck: bool | None = None
+    straddle: bool | None = None
 
 
 class SitOut(_Command):
@@ -106,6 +108,23 @@ class Post(_Command):
     accept: bool
 
 
+class ShowCards(_Command):
+    """Show cards after the hand ended, before the next is dealt (D12): ``cards`` are
+    indices into the player's hole cards in the order dealt (one, or all face-down ones).
+    Public: every watcher gets ``CardsRevealed``, and the hand's history keeps them."""
+
+    type: Literal["show_cards"]
+    table: TableName
+    cards: Annotated[list[Annotated[int, Field(ge=0, le=6)]], Field(min_length=1, max_length=7)]
+
+    @field_validator("cards")
+    @classmethod
+    def _distinct(cls, cards: list[int]) -> list[int]:
+        if len(set(cards)) != len(cards):
+            raise ValueError("the card indices must be distinct")
+        return cards
+
+
 class PreviousHand(_Command):
     type: Literal["previous_hand"]
     table: TableName
@@ -133,6 +152,7 @@ ClientMessage = Annotated[
     | Leave
     | TopUp
     | Post
+    | ShowCards
     | PreviousHand
     | Chat
     | Ping,

@@ -11,7 +11,8 @@ from pokerroom.server import protocol as p
 from pokerroom.server.auth import Accounts
 from pokerroom.server.rooms import RoomConfig
 from pokerroom.server.runner import Connection, TableRunner
-from pokerroom.server.store import Store
+from pokerroom.server.store import Departure, Store
+from pokerroom.table.protection import ProtectionLimit
 
 
 class Room:
@@ -19,6 +20,8 @@ class Room:
         self.config = config
         self.store = store
         self.accounts = Accounts(store, config.starting_balance, config.daily_topup)
+        # D7: ONE limit on all-in protections for every table of the room (loaded at start)
+        self.protections = ProtectionLimit(config.max_protections, config.protection_window)
         self.runners = {t.name: TableRunner(t, self) for t in config.tables}
         self.lobby: set[Connection] = set()
         self._lobby_task: asyncio.Task[None] | None = None
@@ -27,6 +30,9 @@ class Room:
     async def start(self) -> None:
         await self.store.migrate()
         await self.store.return_all_seats()
+        since = time.time() - self.config.protection_window
+        for player, times in (await self.store.protection_uses(since)).items():
+            self.protections.load(player, times)
         for runner in self.runners.values():
             runner.task = asyncio.create_task(runner.run(), name=f"table {runner.name}")
         self._lobby_task = asyncio.create_task(self._lobby_loop(), name="lobby")
@@ -38,6 +44,14 @@ class Room:
             self._lobby_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lobby_task
+
+    async def rathole(self, table: str, account_id: int, now: float) -> Departure | None:
+        """The player's last departure from ``table`` within the room's rathole window
+        (D13), if any: he must sit down there again with at least its stack."""
+        window = self.config.rathole_window
+        if window <= 0:
+            return None
+        return await self.store.last_departure(table, account_id, now - window)
 
     def tables(self) -> list[dict[str, Any]]:
         return [r.summary() for r in self.runners.values()]

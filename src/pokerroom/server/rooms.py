@@ -1,15 +1,24 @@
 """The room's configuration: its tables and money settings, from a TOML file.
 
 ``[room]`` holds ``starting_balance`` (play chips for a new account), ``daily_topup`` (a
-broke player may get back to this once a day) and ``pause`` (seconds between hands). Each
+broke player may get back to this once a day), ``pause`` (seconds between hands),
+``max_protections`` and ``protection_hours`` (D7: a player's timeouts are answered with
+all-in protection at most that many times in that many hours, counted across the room's
+tables and kept across restarts; past it they check or fold) and ``rathole_minutes`` (D13:
+a player who leaves a table and sits there again within that time must bring at least
+the stack he left with; 0 turns the rule off). Each
 ``[[table]]`` has a unique ``name``, a ``game`` (NLHE, PLHE, FLHE, mixed, Stud), its stakes
 (``small_blind``/``big_blind``; fixed limit ``small_bet``/``big_bet``, blinds optional;
 stud ``small_bet``, ``big_bet``, ``ante``, ``bring_in``; ``ante`` for hold'em too), a mixed
 table a ``schedule`` of such games each with ``hands``, and the table settings of
 ``TableConfig``: ``seats``, ``min_buy_in``, ``max_buy_in``, ``action_time``, ``time_bank``,
-``time_bank_max``, ``time_bank_refill``, ``timeout_policy`` (check_fold or
-all_in_protection), ``max_timeouts``, ``max_missed_orbits``. ``DEFAULT`` below, the room
-``pokerroom serve`` runs without a file, is a complete example.
+``time_bank_max``, ``time_bank_refill``, ``timeout_policy`` (all_in_protection, the
+default, or check_fold; D7), ``max_timeouts``, ``max_missed_orbits``, ``missed_blinds``
+("seeds", the default: one live post the size of the big blind, or "standard": the big
+blind live and the small blind dead; D11) and ``straddles`` (true or false, the default;
+D10). ``DEFAULT`` below, the room ``pokerroom serve`` runs without a file, is a complete
+example; its tables keep the table defaults (all-in protection, the seeds' missed blinds,
+no straddles).
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ _TABLE_SETTINGS = (
     "timeout_policy",
     "max_timeouts",
     "max_missed_orbits",
+    "missed_blinds",
+    "straddles",
 )
 
 
@@ -47,6 +58,19 @@ class RoomConfig:
     starting_balance: int = 10_000
     daily_topup: int = 2_000
     pause: float = 3.0
+    max_protections: int = 2  # D7: all-in protections a player gets in protection_hours
+    protection_hours: float = 24.0
+    rathole_minutes: float = 60.0  # D13: 0 turns the rule off
+
+    @property
+    def protection_window(self) -> float:
+        """The protection limit's window in seconds."""
+        return self.protection_hours * 3600.0
+
+    @property
+    def rathole_window(self) -> float:
+        """The rathole rule's window in seconds (0: off)."""
+        return self.rathole_minutes * 60.0
 
 
 DEFAULT = """
@@ -54,6 +78,9 @@ DEFAULT = """
 starting_balance = 10000
 daily_topup = 2000
 pause = 3.0
+max_protections = 2
+protection_hours = 24.0
+rathole_minutes = 60.0
 
 [[table]]
 name = "Arbat NL 1/2"
@@ -111,6 +138,15 @@ def _int(spec: dict[str, Any], key: str, where: str, default: int | None = None)
     if type(value) is not int or value < 0:
         raise ConfigError(f"{where}: {key} must be a non-negative whole number, got {value!r}")
     return value
+
+
+def _number(room: dict[str, Any], key: str, default: float, low: float, high: float, above: bool) -> float:
+    """A number of [room] in ``low`` .. ``high`` (``above``: strictly above ``low``)."""
+    value = room.get(key, default)
+    if type(value) not in (int, float) or not (low < value if above else low <= value) or not value <= high:
+        bound = f"above {low:g}" if above else f"{low:g}"
+        raise ConfigError(f"[room]: {key} must be a number from {bound} to {high:g}, got {value!r}")
+    return float(value)
 
 
 def _game(spec: dict[str, Any], where: str) -> Game:
@@ -205,11 +241,17 @@ def parse_room(text: str) -> RoomConfig:
     pause = room.get("pause", 3.0)
     if type(pause) not in (int, float) or not 0 <= pause <= 60:
         raise ConfigError(f"pause must be 0 to 60 seconds, got {pause!r}")
+    max_protections = _int(room, "max_protections", "[room]", 2)
+    if max_protections > 1000:
+        raise ConfigError(f"[room]: max_protections must be 0 to 1000, got {max_protections!r}")
     return RoomConfig(
         tables,
         starting_balance=_int(room, "starting_balance", "[room]", 10_000),
         daily_topup=_int(room, "daily_topup", "[room]", 2_000),
         pause=float(pause),
+        max_protections=max_protections,
+        protection_hours=_number(room, "protection_hours", 24.0, 0.0, 24.0 * 365, above=True),
+        rathole_minutes=_number(room, "rathole_minutes", 60.0, 0.0, 60.0 * 24 * 30, above=False),
     )
 
 

@@ -27,7 +27,15 @@ from pokerroom.server.histories import snapshot
 from pokerroom.server.store import StoreError
 from pokerroom.server.wire import event_item, events_text, jsonable, record_json, your_turn_text
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
-from pokerroom.table.events import AnyEvent, HandFinished, HandStarted, Left, TurnStarted
+from pokerroom.table.events import (
+    AnyEvent,
+    CardsRevealed,
+    HandFinished,
+    HandStarted,
+    Left,
+    TimedOut,
+    TurnStarted,
+)
 from pokerroom.table.view import table_view
 
 if TYPE_CHECKING:
@@ -122,7 +130,7 @@ class TableRunner:
         self.config = config
         self.name = config.name
         self.room = room
-        self.table = Table(config)
+        self.table = Table(config, protections=room.protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Connection | None, Any, asyncio.Future[None]]] = deque()
         self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
         self.version = 0
@@ -131,6 +139,7 @@ class TableRunner:
         self.accounts: dict[str, int] = {}  # seated player name -> account id
         self.next_hand_at: float | None = None
         self.hand_id: int | None = None
+        self._last_hand: tuple[int, int] | None = None  # (number, id) of the last hand stored
         self._cards = ""  # the deck of the hand being played as text, 'AsKd...'
         self._deal_commitment = commit(())
         self._commitment = ""
@@ -297,11 +306,13 @@ class TableRunner:
             return
         events: list[AnyEvent]
         if isinstance(m, p.Sit):
-            table.verify_sit(player, m.seat, m.buy_in)
             assert conn is not None and conn.account_id is not None
+            left = await self.room.rathole(self.name, conn.account_id, now)  # D13
+            at_least = 0 if left is None else left.stack
+            table.verify_sit(player, m.seat, m.buy_in, at_least=at_least)
             await self.room.store.buy_in(self.name, m.seat, conn.account_id, m.buy_in)
             self.accounts[player] = conn.account_id
-            events = table.sit(player, m.seat, m.buy_in, now)
+            events = table.sit(player, m.seat, m.buy_in, now, at_least=at_least)
             if conn not in self.watchers:
                 self._subscribe(conn, None)
             self._soon()
@@ -325,6 +336,8 @@ class TableRunner:
             events = table.leave(player, now)
         elif isinstance(m, p.Post):
             events = table.post(player, m.accept, now)
+        elif isinstance(m, p.ShowCards):
+            events = table.reveal(player, list(m.cards), now)
         else:
             raise TableError("bad_message", f"{type(m).__name__} is not a table command")
         await self._publish(events)
@@ -356,7 +369,7 @@ class TableRunner:
     def _view(self, conn: Connection) -> dict[str, Any]:
         seated = conn.player is not None and any(s.player == conn.player for s in self.table.seats.values())
         viewer = conn.player if seated else None
-        return jsonable(table_view(self.table, viewer))  # type: ignore[no-any-return]
+        return jsonable(table_view(self.table, viewer, time.time()))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ events out
 
@@ -378,9 +391,14 @@ class TableRunner:
             elif kind is HandFinished:
                 await self._store_hand(e)
                 self._soon(self.room.config.pause)
-            elif kind is Left:
+            elif kind is Left:  # the chips back, and the departure (D13) in the same transaction
                 account = self.accounts.pop(e.player)
-                await self.room.store.cash_out(self.name, account, e.stack)
+                await self.room.store.cash_out(self.name, account, e.stack, departed_at=time.time())
+            elif kind is TimedOut and e.action == "protected":  # D7: a protection of the room's spent
+                await self._record_protection(e.player, table.clock)
+            elif kind is CardsRevealed and self._last_hand is not None and self._last_hand[0] == e.number:
+                # D12: shown after the last hand: kept in its history
+                await self.room.store.add_reveal(self._last_hand[1], e.seat, "".join(map(str, e.cards)))
             out.append(e)
         # one ``events`` message per watcher: the same text for all but the owners of
         # private events (hole cards), who each get theirs
@@ -436,6 +454,18 @@ class TableRunner:
         self._summary = None  # the lobby line is made again (after the store's wait, if any)
         if lobby_changed:
             self.room.lobby_changed()
+
+    async def _record_protection(self, player: str, at: float) -> None:
+        """Keep a protection the table gave (D7) for the limit after a restart. On the
+        clock's path: a failure to write it is logged, not allowed to hold up the events
+        (the room's limit in memory has it already)."""
+        account_id = self.accounts.get(player)
+        if account_id is None:
+            return
+        try:
+            await self.room.store.record_protection(account_id, at)
+        except Exception:
+            log.exception("table %s: the protection of %s at %s was not stored", self.name, player, at)
 
     @staticmethod
     def _item(conn: Connection, entry: _Entry) -> str:
@@ -533,6 +563,7 @@ class TableRunner:
         )
         self._finished.append(time.time())
         self._pots.append(sum(e.amount for e in hand.events if type(e) is PotAwarded))
+        self._last_hand = (finished.number, self.hand_id)
         self.hand_id = None
 
     async def stop(self) -> None:

@@ -98,3 +98,39 @@ hand_players = Table(
     Column("net", BigInteger, nullable=True),
     Index("hand_players_account", "account_id"),
 )
+
+# D7: each time a player's timeout was answered with all-in protection (the room's limit
+# counts them across tables and restarts: the last window's are loaded at start)
+protection_uses = Table(
+    "protection_uses",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("protection_uses_at", "at"),
+)
+
+# D13: a player left a table with ``stack`` chips (written with the cash-out); sitting at
+# the same table again within the room's rathole window needs at least the last one
+departures = Table(
+    "departures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_name", String(64), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("stack", BigInteger, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("departures_table_account", "table_name", "account_id", "at"),
+)
+
+# D12: cards a player showed after the hand (public), 'AhKd' (or one card), in order
+reveals = Table(
+    "reveals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("hand_id", Integer, ForeignKey("hands.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("cards", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("reveals_hand", "hand_id"),
+)

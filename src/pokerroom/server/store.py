@@ -1,4 +1,6 @@
-"""Storage: accounts, sessions, seats, the double-entry ledger and hand histories.
+"""Storage: accounts, sessions, seats, the double-entry ledger, hand histories, and what
+the room's rules remember across tables and restarts (protection uses, D7; departures,
+D13; cards shown after a hand, D12).
 
 One ``Store`` per server, on SQLAlchemy's async engine: SQLite (aiosqlite, a file created
 on first start) by default, PostgreSQL (asyncpg) by URL. Migrations (Alembic) run on
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import sqlite3
 import time
@@ -28,7 +31,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from pokerroom.server.histories import full_history
-from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats, sessions
+from pokerroom.server.schema import (
+    accounts,
+    departures,
+    hand_players,
+    hands,
+    ledger,
+    protection_uses,
+    reveals,
+    seats,
+    sessions,
+)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _T = TypeVar("_T")
@@ -49,6 +62,14 @@ class Account:
     balance: int
     password_hash: str
     last_grant_at: float
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A player left a table with ``stack`` chips at ``at`` (seconds since the epoch)."""
+
+    stack: int
+    at: float
 
 
 def database_url(url: str) -> str:
@@ -359,19 +380,36 @@ class Store:
             await self._transfer(conn, kind, moves)
             return int(left[0][0] or 0)
 
-    async def cash_out(self, table: str, account_id: int, stack: int, kind: str = "cash_out") -> None:
-        """The player left the table with ``stack``: back to his balance, the seat freed."""
+    async def cash_out(
+        self,
+        table: str,
+        account_id: int,
+        stack: int,
+        kind: str = "cash_out",
+        departed_at: float | None = None,
+    ) -> None:
+        """The player left the table with ``stack``: back to his balance, the seat freed;
+        with ``departed_at``, his departure (D13) in the same transaction."""
         if self._sqlite_direct:
             free = (_SQL_FREE_SEAT, (table, account_id))
-            await self._journal(_move(kind, table, account_id, stack, free, back=True))
+            extra: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+            if departed_at is not None:
+                extra = ((_SQL_INSERT_DEPARTURE, (table, account_id, stack, departed_at)),)
+            await self._journal(_move(kind, table, account_id, stack, free, back=True, extra=extra))
             return
         async with self._writing() as conn:
-            await self._cash_out(conn, table, account_id, stack, kind)
+            await self._cash_out(conn, table, account_id, stack, kind, departed_at)
 
     async def _cash_out(
-        self, conn: AsyncConnection, table: str, account_id: int, stack: int, kind: str
+        self, conn: AsyncConnection, table: str, account_id: int, stack: int, kind: str,
+        departed_at: float | None = None,
     ) -> None:
         await conn.execute(_FREE_SEAT, {"b_table": table, "b_account": account_id})
+        if departed_at is not None:
+            await conn.execute(
+                _INSERT_DEPARTURE,
+                {"table_name": table, "account_id": account_id, "stack": stack, "at": departed_at},
+            )
         await conn.execute(_GIVE_BALANCE, {"b_id": account_id, "b_amount": stack})
         await self._transfer(
             conn,
@@ -385,13 +423,66 @@ class Store:
     async def return_all_seats(self) -> int:
         """At start-up: every chip left at a table goes back to its owner's balance (the
         tables start empty; a hand cut short by a crash was never written, so these are
-        the stacks from before it). Returns how many seats were emptied."""
+        the stacks from before it). Returns how many seats were emptied. No departure
+        (D13) is written: the players did not leave, the room stopped under them."""
         async with self._writing() as conn:
             rows = (await conn.execute(select(seats))).all()
             for row in rows:
                 await self._cash_out(conn, row.table_name, row.account_id, row.stack, "restart")
             await conn.execute(update(hands).where(hands.c.status == "playing").values(status="void"))
         return len(rows)
+
+    # ------------------------------------------------------------------ the rules' memory
+
+    async def record_protection(self, account_id: int, at: float) -> None:
+        """A timeout of this player's answered with all-in protection at ``at`` (D7)."""
+        async with self._writing() as conn:
+            await conn.execute(insert(protection_uses).values(account_id=account_id, at=at))
+
+    async def protection_uses(self, since: float) -> dict[str, list[float]]:
+        """The protections used from ``since`` on, by account name, each player's times in
+        order (the room loads them into its limit at start)."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(accounts.c.name, protection_uses.c.at)
+                    .join(accounts, accounts.c.id == protection_uses.c.account_id)
+                    .where(protection_uses.c.at >= since)
+                    .order_by(protection_uses.c.at, protection_uses.c.id)
+                )
+            ).all()
+        out: dict[str, list[float]] = {}
+        for name, at in rows:
+            out.setdefault(name, []).append(float(at))
+        return out
+
+    async def last_departure(self, table: str, account_id: int, since: float) -> Departure | None:
+        """The player's last departure from ``table`` from ``since`` on, if any (D13: the
+        last one counts; he sat down again with at least the ones before)."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(departures.c.stack, departures.c.at)
+                    .where(
+                        departures.c.table_name == table,
+                        departures.c.account_id == account_id,
+                        departures.c.at >= since,
+                    )
+                    .order_by(departures.c.at.desc(), departures.c.id.desc())
+                    .limit(1)
+                )
+            ).first()
+        return None if row is None else Departure(int(row.stack), float(row.at))
+
+    async def add_reveal(self, hand_id: int, seat: int, cards: str, at: float | None = None) -> None:
+        """Cards the player in ``seat`` showed after hand ``hand_id`` ended ('AhKd', or
+        one card; D12). Public: the hand's history carries them (``hand``)."""
+        async with self._writing() as conn:
+            await conn.execute(
+                insert(reveals).values(
+                    hand_id=hand_id, seat=seat, cards=cards, at=time.time() if at is None else at
+                )
+            )
 
     # ------------------------------------------------------------------ hands
 
@@ -509,8 +600,17 @@ class Store:
                     )
                 )
             ).all()
+            shown = (
+                await conn.execute(
+                    select(reveals.c.seat, reveals.c.cards)
+                    .where(reveals.c.hand_id == hand_id)
+                    .order_by(reveals.c.id)
+                )
+            ).all()
         data = dict(row._mapping)
         data["players"] = [dict(p._mapping) for p in players]
+        if shown and data.get("history"):  # D12: the cards shown after the hand, by seat
+            data["history"] = _with_reveals(data["history"], shown)
         if data.get("history") and data.get("deck"):  # the deal's leaves and openings, from its salts
             data["history"] = full_history(data["history"], data["deck"])
         return data
@@ -589,10 +689,17 @@ class _Move:
     back: bool
     seat: tuple[str, tuple[Any, ...]]
     ledger: list[dict[str, Any]]
+    extra: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # more statements of its transaction
 
 
 def _move(
-    kind: str, table: str, account_id: int, amount: int, seat: tuple[str, tuple[Any, ...]], back: bool = False
+    kind: str,
+    table: str,
+    account_id: int,
+    amount: int,
+    seat: tuple[str, tuple[Any, ...]],
+    back: bool = False,
+    extra: tuple[tuple[str, tuple[Any, ...]], ...] = (),
 ) -> _Move:
     """The ledger entries as ``_to_table`` and ``_cash_out`` write them, made now."""
     moves: list[tuple[str, int | None, int]] = [
@@ -604,7 +711,7 @@ def _move(
             (table_book(table, account_id), account_id, -amount),
             (balance_book(account_id), account_id, amount),
         ]
-    return _Move(kind, table, account_id, amount, back, seat, _ledger_rows(kind, moves))
+    return _Move(kind, table, account_id, amount, back, seat, _ledger_rows(kind, moves), extra)
 
 
 _Op = _HandStart | _HandFinish | _Move
@@ -649,6 +756,7 @@ _FREE_SEAT = delete(seats).where(
     seats.c.table_name == bindparam("b_table"), seats.c.account_id == bindparam("b_account")
 )
 _INSERT_LEDGER = insert(ledger)
+_INSERT_DEPARTURE = insert(departures)
 _NEW_HANDS = insert(hands).returning(hands.c.id, sort_by_parameter_order=True)
 _INSERT_HAND_PLAYERS = insert(hand_players)
 _SET_STACKS = (
@@ -759,6 +867,7 @@ _SQL_ADD_TO_SEAT = (
     "UPDATE seats SET stack=(seats.stack + ?) WHERE seats.table_name = ? AND seats.account_id = ?"
 )
 _SQL_FREE_SEAT = "DELETE FROM seats WHERE seats.table_name = ? AND seats.account_id = ?"
+_SQL_INSERT_DEPARTURE = "INSERT INTO departures (table_name, account_id, stack, at) VALUES (?, ?, ?, ?)"
 
 
 def _sqlite_reachable(driver: Any) -> bool:
@@ -847,6 +956,8 @@ def _move_sqlite(op: _Move, db: sqlite3.Connection) -> int | _Refused | None:
         if op.back:
             db.execute(*op.seat)
             db.execute(_SQL_ADD_BALANCE, (op.amount, op.account_id))
+            for statement in op.extra:
+                db.execute(*statement)
         else:
             if db.execute(_SQL_TAKE_BALANCE, (op.amount, op.account_id, op.amount)).rowcount != 1:
                 raise StoreError("insufficient_balance", f"your balance is less than {op.amount}")
@@ -887,6 +998,20 @@ def _ledger_rows(
         for book, account, amount in moves
         if amount
     ]
+
+
+def _with_reveals(text: str, shown: Sequence[Any]) -> str:
+    """A stored history's JSON text with ``"reveals": {"<seat>": ["Ah", "Kd"]}`` from the
+    reveals rows (seat, 'AhKd'), a seat's showings joined in order (one card, then the other)."""
+    by_seat: dict[str, list[str]] = {}
+    for seat, cards in shown:
+        have = by_seat.setdefault(str(seat), [])
+        have += [c for c in (cards[i : i + 2] for i in range(0, len(cards), 2)) if c not in have]
+    history = json.loads(text)
+    if not isinstance(history, dict):
+        return text
+    history["reveals"] = by_seat
+    return json.dumps(history, separators=(",", ":"))
 
 
 def _account(row: Any) -> Account | None:

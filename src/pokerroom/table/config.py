@@ -21,6 +21,8 @@ from pokerroom.core.structures import Game, Structure
 CHECK_FOLD = "check_fold"
 ALL_IN_PROTECTION = "all_in_protection"
 TIMEOUT_POLICIES = (CHECK_FOLD, ALL_IN_PROTECTION)
+SEEDS, STANDARD = "seeds", "standard"
+MISSED_BLINDS = (SEEDS, STANDARD)
 MAX_SEATS = {"holdem": 10, "stud": 8}
 
 
@@ -66,6 +68,14 @@ class TableConfig:
     dealt, up to ``time_bank_max``. ``max_timeouts`` timeouts in a row sit a player out;
     ``max_missed_orbits`` orbits sitting out cost him the seat (his chips go back to his
     balance).
+
+    ``timeout_policy`` is the seeds' all-in protection by default (D7): a player who times
+    out with chips in the pot stays in for them, as long as he has protections left (the
+    room's ``ProtectionLimit``); ``check_fold`` checks or folds. ``missed_blinds`` is what a
+    player who missed blinds posts to come back before his big blind (H7, D11): the seeds'
+    one live post the size of the big blind (``seeds``), or the big blind live plus the
+    small blind dead (``standard``). ``straddles`` lets the player left of the big blind
+    post a live straddle of twice the big blind in no limit and pot limit hands (D10).
     """
 
     schedule: tuple[Stage, ...]
@@ -76,9 +86,11 @@ class TableConfig:
     time_bank: float = 30.0
     time_bank_max: float = 60.0
     time_bank_refill: float = 1.0
-    timeout_policy: str = CHECK_FOLD
+    timeout_policy: str = ALL_IN_PROTECTION
     max_timeouts: int = 2
     max_missed_orbits: int = 3
+    missed_blinds: str = SEEDS
+    straddles: bool = False
     name: str = field(default="table")
 
     def __post_init__(self) -> None:
@@ -113,6 +125,13 @@ class TableConfig:
             raise TableError("bad_setting", f"timeout_policy must be {choices}, got {self.timeout_policy!r}")
         if self.max_timeouts < 1:
             raise TableError("bad_setting", "max_timeouts must be at least 1")
+        if self.missed_blinds not in MISSED_BLINDS:
+            choices = " or ".join(MISSED_BLINDS)
+            raise TableError("bad_setting", f"missed_blinds must be {choices}, got {self.missed_blinds!r}")
+        if type(self.straddles) is not bool:
+            raise TableError("bad_setting", f"straddles is true or false, not {self.straddles!r}")
+        if self.straddles and all(s.game.structure is Structure.FIXED_LIMIT for s in schedule):
+            raise TableError("bad_setting", "straddles are for no limit and pot limit hold'em")
 
     @property
     def variant(self) -> str:
@@ -135,6 +154,24 @@ class TableConfig:
         settings.setdefault("min_buy_in", 40 * unit)
         settings.setdefault("max_buy_in", 200 * unit)
         return cls(tuple(stages), **settings)  # type: ignore[arg-type]
+
+
+def check_buy_in(config: TableConfig, amount: object, stack: int, verb: str, at_least: int = 0) -> None:
+    """Raise ``TableError`` unless ``stack`` plus ``amount`` chips is a buy-in the table takes
+    (R3, S1, case 48): at least the minimum (no short buys), at most the maximum, or at most
+    ``at_least`` (the stack a player left with, D13) when that is more."""
+    low, high = config.min_buy_in, max(config.max_buy_in, at_least)
+    if type(amount) is not int or amount <= 0:
+        raise TableError("bad_amount", f"chips are a positive whole number, not {amount!r}")
+    if stack + amount < low:
+        raise TableError(
+            "below_minimum",
+            f"cannot {verb} for {amount}: the stack must reach the minimum buy-in {low} (no short buys)",
+        )
+    if stack + amount > high:
+        raise TableError(
+            "above_maximum", f"cannot {verb} {amount}: the stack would pass the maximum buy-in {high}"
+        )
 
 
 def _smallest_stack(game: Game) -> int:

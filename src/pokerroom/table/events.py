@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from pokerroom.core.cards import Card
 from pokerroom.core.events import Event
 
 
@@ -113,6 +114,16 @@ class TimedOut(NamedTuple):
     action: str
 
 
+class CardsRevealed(NamedTuple):
+    """After hand ``number``, a player showed some or all of his hidden cards to everyone
+    (D12: the winner nobody called, or a player who folded)."""
+
+    number: int
+    seat: int
+    player: str
+    cards: tuple[Card, ...]
+
+
 class HandFinished(NamedTuple):
     """The hand is over: by seat, the final stack and the net result."""
 
@@ -123,6 +134,6 @@ class HandFinished(NamedTuple):
 
 TableEvent = (
     Seated | ChipsAdded | Left | SatOut | SatIn | BlindMissed | PostRequested | GameChanged
-    | HandStarted | TurnStarted | TimedOut | HandFinished
+    | HandStarted | TurnStarted | TimedOut | HandFinished | CardsRevealed
 )
 AnyEvent = TableEvent | Event

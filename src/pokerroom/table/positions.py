@@ -10,20 +10,29 @@ dead button). Heads-up, the button posts the small blind and the other player th
 blind (H4, case 3); from three players to two, whoever is due the big blind takes it and
 the other the button (case 4).
 
-Players who sat out while the big blind passed them owe it (H7): the big blind live and
-the small blind dead (case 8); one who sat out only in the small blind seat owes the small
-blind dead. A newcomer owes a live big blind (H6, case 7). Either may wait for the big
-blind to reach them, or post from any seat after the big blind and before the button.
+Players who sat out while a blind passed them owe it (H7, D11): by the seeds' rule one live
+post the size of the big blind; by the ``standard`` rule the big blind live and the small
+blind dead, or only the small blind dead when only it was missed (case 8). A newcomer owes
+a live big blind (H6, case 7). Either may wait for the big blind to reach them, or post
+from any seat after the big blind and before the button.
 
-When the blinds cannot be placed that way (the table (re)starts, or everybody else has
-gone), the hand is dealt "fresh": everyone ready is dealt in without posting anything but
+When the old positions do not fit around the new big blind (a heads-up table becomes
+three-handed, or three players become two), the blinds and the button are placed among
+the players who owe nothing, as if the table had only them; the others wait for the big
+blind or post from a seat after it and before the button, as always: nobody is dealt in
+free (cases 4, 7, 8). Only when the table starts, or restarts (fewer than two players
+could be dealt in that way), is the hand dealt "fresh": everyone ready is dealt in with
 the normal blinds, and what they owed is forgiven.
+
+With straddles allowed (D10), the first player after the big blind posts a live straddle of
+twice the big blind when he asked to (``Options.straddle``), owes nothing and can cover
+it, in no limit and pot limit hands of three players or more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pokerroom.core.structures import Game
 from pokerroom.table.seating import ACTIVE, Seat
@@ -56,6 +65,7 @@ class Plan:
     missed_small: tuple[int, ...]  # a sitting-out player in the small blind seat
     sit_out_now: tuple[int, ...]  # players who asked to sit out when the big blind came
     fresh: bool  # dealt fresh: debts of the players dealt in are forgiven
+    straddle: int | None = None  # the seat that posts a straddle (D10)
 
     def post_of(self, seat: int) -> tuple[int, int, int]:
         """(live blind, dead blind, ante) the player in ``seat`` posts."""
@@ -75,19 +85,41 @@ def distance(a: int, b: int, n: int) -> int:
 
 
 def plan_hand(
-    seats: Mapping[int, Seat], n: int, game: Game, prev: Positions | None, button: int | None = None
+    seats: Mapping[int, Seat],
+    n: int,
+    game: Game,
+    prev: Positions | None,
+    button: int | None = None,
+    *,
+    straddles: bool = False,
 ) -> Plan | None:
     """The next hand, or None when fewer than two players can be dealt in. ``button``
-    chooses the first button when the table starts (the shell draws it)."""
+    chooses the first button when the table starts (the shell draws it); ``straddles``
+    says whether the table allows them (D10)."""
     if game.variant == "stud":
         return _plan_stud(seats, n, game, prev, button)
     if sum(1 for s in seats.values() if s.ready) < 2:
         return None
-    if prev is not None:
-        plan = _plan_normal(seats, n, game, prev)
-        if plan is not None:
-            return plan
-    return _plan_fresh(seats, n, game, prev, button)
+    plan = _plan_normal(seats, n, game, prev) if prev is not None else None
+    if plan is None:
+        plan = _plan_fresh(seats, n, game, prev, button)
+    if plan is not None and straddles and not game.structure.fixed:
+        return _with_straddle(plan, seats, game)
+    return plan
+
+
+def _with_straddle(plan: Plan, seats: Mapping[int, Seat], game: Game) -> Plan:
+    """The plan with the straddle of the first player after the big blind, if he posts one."""
+    k = len(plan.seats)
+    if k < 3:
+        return plan
+    i = (plan.big_blind_position + 1) % k
+    seat = seats[plan.seats[i]]
+    amount = 2 * game.big_blind
+    if not seat.options.straddle or plan.blinds[i] or plan.dead[i] or seat.stack <= amount:
+        return plan
+    blinds = (*plan.blinds[:i], amount, *plan.blinds[i + 1:])
+    return replace(plan, blinds=blinds, straddle=plan.seats[i])
 
 
 def _walk_big_blind(
@@ -118,22 +150,32 @@ def _plan_normal(seats: Mapping[int, Seat], n: int, game: Game, prev: Positions)
     if bb is None or bb == prev.big_blind:
         return None
     sb, button = prev.big_blind, prev.small_blind
-    if not 0 < distance(button, sb, n) < distance(button, bb, n):
-        return None  # the old positions do not fit around the new big blind: deal fresh
     out = set(sit_out)
-    sb_seat = seats.get(sb)
-    sb_posts = sb_seat is not None and sb_seat.ready and sb_seat.state == ACTIVE and sb not in out
-    missed_small = (sb,) if sb_seat is not None and not sb_seat.ready and not sb_seat.leaving else ()
-    dealt = {bb}
+    missed_small: tuple[int, ...] = ()
+    if 0 < distance(button, sb, n) < distance(button, bb, n):
+        sb_seat = seats.get(sb)
+        sb_posts = sb_seat is not None and sb_seat.ready and sb_seat.state == ACTIVE and sb not in out
+        if sb_seat is not None and not sb_seat.ready and not sb_seat.leaving:
+            missed_small = (sb,)
+        dealt = {bb, sb} if sb_posts else {bb}
+        dealt.update(s for s, seat in seats.items() if seat.ready and seat.state == ACTIVE and s not in out)
+    else:
+        # The old positions do not fit around the new big blind (heads-up becomes three-handed,
+        # three become two): place the blinds and the button among the players who owe nothing
+        # (and the big blind), as if only they sat here; the others wait or post as always.
+        dealt = {bb}
+        dealt.update(s for s, seat in seats.items() if seat.ready and seat.state == ACTIVE and s not in out)
+        if len(dealt) < 2:
+            return None  # nobody else owes nothing: the table restarts
+        before = [s for s in clockwise(bb, n) if s in dealt]  # ends with bb
+        sb_posts = True
+        # heads-up every seat between the big blind and the small blind is the button's
+        sb, button = before[-2], before[-3] if len(dealt) > 2 else before[-2]
     posting: set[int] = set()
-    if sb_posts:
-        dealt.add(sb)
     for s, seat in seats.items():
-        if s in dealt or s in out or not seat.ready:
+        if s in dealt or s in out or not seat.ready or button == sb:
             continue
-        if seat.state == ACTIVE:
-            dealt.add(s)
-        elif not seat.options.wait_for_big_blind and 0 < distance(bb, s, n) < distance(bb, button, n):
+        if not seat.options.wait_for_big_blind and 0 < distance(bb, s, n) < distance(bb, button, n):
             dealt.add(s)  # posts what he owes, from a seat after the big blind (H6, H7)
             posting.add(s)
     if len(dealt) == 2:

@@ -3,18 +3,20 @@
 Every hand that reached the showdown is in it face up, shown or mucked (the seeds win over
 TDA 28, D6); hands folded before the showdown never are (stud up cards, which everyone
 saw, stay visible); the board holds only the cards that were dealt (no rabbit hunting).
+Cards a player showed after the hand (D12: he won uncontested or folded, and showed one
+card or all) are face up too, and listed in ``PlayerRecord.revealed``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pokerroom.core.cards import Card
 from pokerroom.core.evaluator import best_five, describe, evaluate_ints
-from pokerroom.core.events import Event, HandEnded, PotAwarded, for_viewer
+from pokerroom.core.events import Event, HandEnded, HoleDealt, PotAwarded, for_viewer
 from pokerroom.table.events import HandFinished
 
 
@@ -31,6 +33,7 @@ class PlayerRecord:
     mucked: bool  # reached the showdown and mucked: revealed here all the same (D6)
     hand: str | None  # the best hand, for those who reached the showdown
     best: tuple[Card, ...]  # its five cards (empty when not revealed)
+    revealed: tuple[Card, ...] = ()  # the cards he showed after the hand (D12), in his hole order
 
 
 @dataclass(frozen=True)
@@ -118,16 +121,29 @@ class FinishedHand(Protocol):
 
 
 def record_hand(
-    number: int, game: str, button: int, hand: FinishedHand, seats: tuple[int, ...], players: tuple[str, ...]
+    number: int,
+    game: str,
+    button: int,
+    hand: FinishedHand,
+    seats: tuple[int, ...],
+    players: tuple[str, ...],
+    reveals: Mapping[int, Sequence[Card]] | None = None,
 ) -> HandRecord:
     """The previous-hand record of a completed hand whose players sat in ``seats``: what
     ``view(hand, None)`` and ``events_for(hand, None)`` show of it, the values of the hands
     that reached the showdown and the pots. It reads only the hand's cards and events, so
     the hand rebuilt from its stored snapshot gives the same record (the server stores no
-    record: it makes it from the snapshot when a history is read)."""
+    record: it makes it from the snapshot when a history is read). ``reveals`` maps a player
+    (an index into the hand) to the cards he showed after the hand (D12): they are face up,
+    in his ``cards`` and his deal events, and listed in ``revealed``."""
     ended = hand.events[-1]
     if type(ended) is not HandEnded:
         raise ValueError("a hand is recorded once it is over")
+    showed: dict[int, tuple[Card, ...]] = {}
+    for p, cards in (reveals or {}).items():
+        if not 0 <= p < len(hand.holes) or not cards or any(c not in hand.holes[p] for c in cards):
+            raise ValueError(f"player {p} shows {list(cards)!r}: not cards of his")
+        showed[p] = tuple(c for c in hand.holes[p] if c in cards)
     revealed = set(hand.reached_showdown)  # D6: shown or mucked at the showdown
     visible = set(hand.shown) | revealed  # views.visible_holes of a complete hand, for nobody
     board = list(hand.board)
@@ -138,11 +154,12 @@ def record_hand(
         if reached and len(holes) + len(board) >= 7:  # Hand.hand_value
             value = evaluate_ints(list(holes) + board)
         best = best_five(list(holes) + board) if value is not None else ()
+        shown = showed.get(p, ())
         if p in visible:  # views._cards: stud up cards are seen by everyone (R2)
             seen: tuple[Card | None, ...] = tuple(holes)
         else:
             up = hand.face_up[p]
-            seen = tuple(c if up and up[k] else None for k, c in enumerate(holes))
+            seen = tuple(c if (up and up[k]) or c in shown else None for k, c in enumerate(holes))
         people.append(PlayerRecord(
             seat=seats[p],
             player=players[p],
@@ -155,6 +172,7 @@ def record_hand(
             mucked=p in hand.mucked,
             hand=describe(value) if value is not None else None,
             best=best,
+            revealed=shown,
         ))
     pots = tuple(
         PotRecord(
@@ -164,10 +182,13 @@ def record_hand(
         for e in hand.events
         if type(e) is PotAwarded
     )
-    # events_for(hand, None) of a complete hand, by seat
+    # events_for(hand, None) of a complete hand, by seat; a card shown after the hand is seen
     events = tuple(
-        to_seats(e if getattr(e, "player", None) in revealed else for_viewer(e, None), seats)
+        to_seats(e if getattr(e, "player", None) in revealed or (
+            showed and type(e) is HoleDealt and e.card in showed.get(e.player, ())
+        ) else for_viewer(e, None), seats)
         for e in hand.events
         if type(e) is not HandEnded
     )
     return HandRecord(number, game, button, tuple(board), tuple(people), pots, events)
+

@@ -4,10 +4,12 @@ A player is in one of three states:
 
 - ``active``: dealt every hand, owes nothing;
 - ``entering``: sat down, or came back from sitting out, and owes a blind before being
-  dealt in (H6, H7): a newcomer owes a live big blind, a player who sat out through the
-  big blind owes it live plus the small blind dead, one who missed only the small blind
-  owes it dead. He waits for the big blind to reach him, or posts what he owes from any
-  seat but the small blind's and the button's (``wait_for_big_blind`` off);
+  dealt in (H6, H7, D11): a newcomer owes a live big blind; so does a player who missed
+  blinds, by the seeds' rule (one live post the size of the big blind, whichever he
+  missed); by the ``standard`` rule one who sat out through the big blind owes it live
+  plus the small blind dead, and one who missed only the small blind owes it dead. He
+  waits for the big blind to reach him, or posts what he owes from any seat but the small
+  blind's and the button's (``wait_for_big_blind`` off);
 - ``sitting_out``: dealt nothing; every big blind that passes him is owed when he comes
   back, and each orbit he misses counts toward losing the seat.
 
@@ -31,6 +33,7 @@ class Options:
     sit_out_next_hand: bool = False  # sit out from the next hand on
     sit_out_next_big_blind: bool = False  # play until the big blind would be his, then sit out
     auto_muck: bool = True  # muck a hand beaten at the showdown instead of being asked
+    straddle: bool = False  # post a live straddle when left of the big blind (D10), where allowed
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -84,8 +87,17 @@ class Seat:
             return "big_blind"
         return "small_blind" if self.owe_small else "nothing"
 
-    def miss_big_blind(self) -> None:
-        self.owe_big = self.owe_small = True
+    def miss(self, blind: str, standard: bool) -> bool:
+        """The big blind ('big') or the small blind ('small') passed him while he sat out:
+        what he owes (D11). Whether that changed his debt."""
+        before = (self.owe_big, self.owe_small)
+        if not standard:  # the seeds: one live post the size of the big blind
+            self.owe_big = True
+        elif blind == "big":
+            self.owe_big = self.owe_small = True
+        else:
+            self.owe_small = True
+        return (self.owe_big, self.owe_small) != before
 
     def clear_debts(self) -> None:
         self.owe_big = self.owe_small = False

@@ -28,10 +28,19 @@ from pokerroom.core.cards import Card, CardError, check_deck
 from pokerroom.core.events import Event, HandEnded
 from pokerroom.core.hand import BETTING, SHOWDOWN, Hand, IllegalAction
 from pokerroom.core.structures import Game, GameError
-from pokerroom.table.config import ALL_IN_PROTECTION, TableConfig, TableError, game_label
+from pokerroom.table.config import (
+    ALL_IN_PROTECTION,
+    STANDARD,
+    TableConfig,
+    TableError,
+    check_buy_in,
+    game_label,
+)
+from pokerroom.table.decisions import beaten, decide_for, would_protect
 from pokerroom.table.events import (
     AnyEvent,
     BlindMissed,
+    CardsRevealed,
     ChipsAdded,
     GameChanged,
     HandStarted,
@@ -44,6 +53,7 @@ from pokerroom.table.events import (
     TurnStarted,
 )
 from pokerroom.table.positions import Plan, Positions, plan_hand
+from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.record import HandRecord, finished, record_hand, to_seats
 from pokerroom.table.seating import ACTIVE, ENTERING, SITTING_OUT, Seat
 
@@ -54,10 +64,15 @@ Reshuffle = Callable[[tuple[Card, ...]], Sequence[int]]
 class Table:
     """One table of the room. See the module docstring."""
 
-    def __init__(self, config: TableConfig) -> None:
+    def __init__(self, config: TableConfig, protections: ProtectionLimit | None = None) -> None:
         if not isinstance(config, TableConfig):
             raise TableError("bad_config", f"a table needs a TableConfig, got {config!r}")
+        if protections is not None and not isinstance(protections, ProtectionLimit):
+            raise TableError("bad_config", f"protections must be a ProtectionLimit, got {protections!r}")
         self.config = config
+        # all-in protections left per player (D7): the room shares one among its tables
+        self.protections = protections if protections is not None else ProtectionLimit()
+        self.clock = 0.0  # the latest time a command brought (what views count protections at)
         self.seats: dict[int, Seat] = {}
         self._by_player: dict[str, int] = {}
         self.phase = IDLE
@@ -70,6 +85,7 @@ class Table:
         self._previous: HandRecord | None = None
         # what record_hand needs, until somebody asks for the record (most hands: nobody)
         self._previous_of: tuple[int, str, int, Hand, tuple[int, ...], tuple[str, ...]] | None = None
+        self._reveals: dict[int, tuple[int, ...]] = {}  # after the last hand: player -> card indices (D12)
         self.previous_number: int | None = None  # the number of the hand ``previous`` records
         self.turn: TurnStarted | None = None
         self._players: tuple[str, ...] = ()
@@ -87,8 +103,10 @@ class Table:
     def previous(self) -> HandRecord | None:
         """The record of the last hand played ("show previous hand", H16), made the first
         time it is asked for: from the finished hand, which no longer changes."""
-        if self._previous_of is not None:
-            self._previous, self._previous_of = record_hand(*self._previous_of), None
+        if self._previous is None and self._previous_of is not None:
+            hand = self._previous_of[3]
+            reveals = {p: tuple(hand.holes[p][k] for k in ks) for p, ks in self._reveals.items()}
+            self._previous = record_hand(*self._previous_of, reveals=reveals or None)
         return self._previous
 
     @property
@@ -163,10 +181,15 @@ class Table:
 
     # ------------------------------------------------------------------ seating
 
-    def sit(self, player: object, seat: object, buy_in: object, now: float = 0.0) -> list[AnyEvent]:
+    def sit(
+        self, player: object, seat: object, buy_in: object, now: float = 0.0, at_least: int = 0
+    ) -> list[AnyEvent]:
         """Take a free seat with a buy-in between the table minimum and maximum (R3, S1,
-        case 48). In hold'em a newcomer then waits for the big blind or posts one (H6)."""
-        self.verify_sit(player, seat, buy_in)
+        case 48). In hold'em a newcomer then waits for the big blind or posts one (H6).
+        ``at_least``: the stack he left this table with lately (the shell remembers it,
+        D13): he must bring at least that much, even above the table maximum."""
+        self.verify_sit(player, seat, buy_in, at_least)
+        self.clock = now
         assert type(player) is str and type(seat) is int and type(buy_in) is int
         stud = self.config.variant == "stud"
         self.seats[seat] = Seat(
@@ -175,7 +198,7 @@ class Table:
         self._by_player[player] = seat
         return [Seated(seat, player, buy_in)]
 
-    def verify_sit(self, player: object, seat: object, buy_in: object) -> None:
+    def verify_sit(self, player: object, seat: object, buy_in: object, at_least: int = 0) -> None:
         """Raise ``TableError`` if ``sit`` would be refused; changes nothing."""
         if type(player) is not str or not player.strip():
             raise TableError("bad_player", f"a player is a non-empty name, not {player!r}")
@@ -186,26 +209,21 @@ class Table:
             raise TableError("bad_seat", f"seats are numbered 1 to {n}, not {seat!r}")
         if seat in self.seats:
             raise TableError("seat_taken", f"seat {seat} is taken")
-        self._check_buy_in(buy_in, 0, "buy in")
-
-    def _check_buy_in(self, amount: object, stack: int, verb: str) -> None:
-        low, high = self.config.min_buy_in, self.config.max_buy_in
-        if type(amount) is not int or amount <= 0:
-            raise TableError("bad_amount", f"chips are a positive whole number, not {amount!r}")
-        if stack + amount < low:
-            raise TableError(
-                "below_minimum",
-                f"cannot {verb} for {amount}: the stack must reach the minimum buy-in {low} (no short buys)",
+        if type(at_least) is not int or at_least < 0:
+            raise TableError("bad_amount", f"at_least is a whole number of chips, not {at_least!r}")
+        if at_least > self.config.min_buy_in and type(buy_in) is int and 0 < buy_in < at_least:
+            raise TableError(  # D13: no ratholing
+                "rathole",
+                f"you left this table with {at_least} chips a short while ago: "
+                f"sit down with at least {at_least}",
             )
-        if stack + amount > high:
-            raise TableError(
-                "above_maximum", f"cannot {verb} {amount}: the stack would pass the maximum buy-in {high}"
-            )
+        check_buy_in(self.config, buy_in, 0, "buy in", at_least)
 
     def add_chips(self, player: object, amount: object, now: float = 0.0) -> list[AnyEvent]:
         """Add chips between hands (case 48), up to the maximum buy-in; a busted player
         buying in again is back in the game."""
         s = self.verify_add_chips(player, amount)
+        self.clock = now
         seat = self.seats[s]
         assert type(amount) is int
         busted = seat.stack == 0
@@ -223,7 +241,7 @@ class Table:
         s = self.seat_of(player)
         if self.in_hand(s):
             raise TableError("in_hand", "chips can be added only between hands")
-        self._check_buy_in(amount, self.seats[s].stack, "add")
+        check_buy_in(self.config, amount, self.seats[s].stack, "add")
         return s
 
     def leave(self, player: object, now: float = 0.0) -> list[AnyEvent]:
@@ -232,6 +250,7 @@ class Table:
         free) and leaves when the hand ends, with whatever he then has."""
         s = self.seat_of(player)
         seat = self.seats[s]
+        self.clock = now
         if self.in_hand(s):
             seat.leaving = True
             return self._after_change(now)
@@ -252,6 +271,7 @@ class Table:
         s = self.seat_of(player)
         seat = self.seats[s]
         seat.options = seat.options.with_values(values)
+        self.clock = now
         if seat.options.sit_out_next_hand and not self.in_hand(s):
             out = self._sit_out(s, "asked")
             if self.phase == POSTING:
@@ -271,6 +291,7 @@ class Table:
         if seat.state == SITTING_OUT and seat.stack == 0:
             raise TableError("no_chips", "add chips to play again")
         seat.options = seat.options.with_values({"sit_out_next_hand": False, "sit_out_next_big_blind": False})
+        self.clock = now
         if seat.state != SITTING_OUT:
             return []
         seat.come_back()
@@ -287,6 +308,47 @@ class Table:
         seat.sit_out()
         seat.timeouts = 0
         return [SatOut(s, seat.player, reason)]
+
+    # ------------------------------------------------------------------ showing after the hand
+
+    def revealable(self, seat: int) -> tuple[int, ...]:
+        """The indices of the hole cards the player in ``seat`` may still show now (D12):
+        after a hand he was dealt in, before the next deal, those nobody has seen."""
+        hand, plan = self.hand, self.plan
+        if self.phase == PLAYING or hand is None or plan is None or seat not in plan.seats:
+            return ()
+        p = plan.seats.index(seat)
+        if self._players[p] != self.seats[seat].player or p in hand.shown:
+            return ()
+        done = self._reveals.get(p, ())
+        up = hand.face_up[p] or [False] * len(hand.holes[p])  # hold'em: no list of up cards
+        return tuple(k for k, face_up in enumerate(up) if not face_up and k not in done)
+
+    def reveal(self, player: object, cards: object, now: float = 0.0) -> list[AnyEvent]:
+        """Show some or all of one's hidden cards to everyone after the hand (D12: the
+        winner nobody called, or a player who folded): ``cards`` are indices into his
+        hole cards, in the order they were dealt."""
+        _check_time(now)
+        s = self.seat_of(player)
+        allowed = self.revealable(s)
+        if not allowed:
+            raise TableError("nothing_to_show", "there is nothing of yours to show now")
+        if (
+            not isinstance(cards, list | tuple) or not cards
+            or any(type(k) is not int for k in cards) or len(set(cards)) != len(cards)
+        ):
+            raise TableError("bad_cards", f"cards are distinct indices of your cards, not {cards!r}")
+        wrong = [k for k in cards if k not in allowed]
+        if wrong:
+            raise TableError("bad_cards", f"you cannot show card {wrong[0]}: you may show {list(allowed)}")
+        hand, plan = self.hand, self.plan
+        assert hand is not None and plan is not None
+        p = plan.seats.index(s)
+        self.clock = now
+        self._reveals[p] = self._reveals.get(p, ()) + tuple(cards)
+        self._previous = None  # the record shows them from now on
+        shown = tuple(hand.holes[p][k] for k in cards)
+        return [CardsRevealed(self.hand_number, s, self.seats[s].player, shown)]
 
     # ------------------------------------------------------------------ starting a hand
 
@@ -326,6 +388,7 @@ class Table:
         plan = self._plan_for(button)
         if plan is None:
             raise TableError("not_enough_players", "two players ready to play are needed to deal")
+        self.clock = now
         out: list[AnyEvent] = []
         asked = False
         for s, seat in list(self.seats.items()):
@@ -341,7 +404,9 @@ class Table:
 
     def _plan_for(self, button: int | None) -> Plan | None:
         stage = self.config.schedule[self._next_stage()[0]]
-        return plan_hand(self.seats, self.config.seats, stage.game, self.positions, button)
+        return plan_hand(
+            self.seats, self.config.seats, stage.game, self.positions, button, straddles=self.config.straddles
+        )
 
     def _continue_posting(self, now: float, known: Plan | None = None) -> list[AnyEvent]:
         plan = known if known is not None else self._plan_for(self._button)
@@ -355,7 +420,7 @@ class Table:
             seat = self.seats[s]
             blind, dead, ante = plan.post_of(s)
             options = seat.options
-            blinds_asked = (blind or dead) and not options.auto_post_blinds
+            blinds_asked = (blind or dead) and not options.auto_post_blinds and s != plan.straddle
             asks = blinds_asked or (ante and not options.auto_post_antes)
             if not asks or self._confirmed.get(s) == (seat.player, blind, dead, ante):
                 continue
@@ -380,6 +445,7 @@ class Table:
         if now >= self._pending[s].deadline:
             raise TableError("too_late", "the time to post ran out")
         request = self._pending.pop(s)
+        self.clock = now
         if accept:
             self._confirmed[s] = (request.player, request.blind, request.dead, request.ante)
             return self._continue_posting(now)
@@ -408,17 +474,16 @@ class Table:
         for s in plan.sit_out_now:
             out += self._sit_out(s, "big_blind")
         passed = sorted(set(plan.sit_out_now) | set(plan.missed_big))  # one orbit each
+        standard = self.config.missed_blinds == STANDARD  # D11: else one big blind live
         for s in passed:
             seat = self.seats[s]
             if self.positions is not None:  # the first hand of a table ends no orbit
                 seat.missed_orbits += 1
-            if game.variant != "stud" and not (seat.owe_big and seat.owe_small):
-                seat.miss_big_blind()
+            if game.variant != "stud" and seat.miss("big", standard):
                 out.append(BlindMissed(s, seat.player, "big"))
         for s in plan.missed_small:
             seat = self.seats[s]
-            if not seat.owe_small:
-                seat.owe_small = True
+            if seat.miss("small", standard):
                 out.append(BlindMissed(s, seat.player, "small"))
         for s in passed:
             if self.seats[s].missed_orbits > self.config.max_missed_orbits:
@@ -433,6 +498,7 @@ class Table:
         self._players = tuple(self.seats[s].player for s in plan.seats)
         self.hand_number += 1
         self.phase = PLAYING
+        self._reveals = {}
         self._pending, self._confirmed, self._deck = {}, {}, ()
         pos = plan.positions
         out.append(HandStarted(
@@ -458,6 +524,7 @@ class Table:
         s = self.seat_of(player)
         if not self.in_hand(s):
             raise TableError("not_in_hand", f"{player} is not in a hand being played")
+        self.clock = now
         hand, plan = self.hand, self.plan
         assert hand is not None and plan is not None
         index = plan.seats.index(s)
@@ -485,6 +552,7 @@ class Table:
         """Apply what the clock decides at time ``now``: a turn or a posting request whose
         time ran out (R1, D7, case 47)."""
         _check_time(now)
+        self.clock = now
         if self.phase == POSTING:
             out: list[AnyEvent] = []
             late = [s for s, r in self._pending.items() if now >= r.deadline]
@@ -501,48 +569,28 @@ class Table:
         seat.time_bank = 0.0
         seat.timeouts += 1
         self.turn = None
-        verb, events = self._act_for(s)
+        verb, events = self._act_for(s, now, timed_out=True)
         out = [TimedOut(s, seat.player, verb)]
         out += self._seated_events(events)
         if seat.timeouts >= self.config.max_timeouts:
             out += self._sit_out(s, "timeouts")
         return out + self._after_change(now)
 
-    def _act_for(self, s: int) -> tuple[str, tuple[Event, ...]]:
-        """The table's decision for a player who is not deciding (timed out, left or sat out)."""
+    def _act_for(self, s: int, now: float, timed_out: bool = False) -> tuple[str, tuple[Event, ...]]:
+        """The table's decision for a player who is not deciding (timed out, left or sat out):
+        on a time-out a protection (D7) while he has one left, else check or fold
+        (table.decisions). Only a time-out is protected: a player who leaves, or whose
+        time-outs sat him out, has his later turns checked or folded."""
         hand, plan = self.hand, self.plan
         assert hand is not None and plan is not None
         p = plan.seats.index(s)
-        if hand.phase == SHOWDOWN:
-            if hand.can_muck(p) and self._beaten(p):
-                return "muck", hand.muck(p)
-            return "show", hand.show(p)
-        legal = hand.legal_actions()
-        if legal.bring_in:  # D7: a stud bring-in owed is posted for the player
-            return "bring_in", hand.bring_in(p)
-        if legal.check:
-            return "check", hand.check_call(p)
-        protect = self.config.timeout_policy == ALL_IN_PROTECTION and not self.seats[s].leaving
-        if protect and hand.can_protect(p):  # a player who leaves folds: no free protection
-            return "protected", hand.protect(p)
-        if legal.fold:
-            return "fold", hand.fold(p)
-        return "call", hand.check_call(p)  # cannot happen: a player facing a bet may fold
-
-    def _beaten(self, p: int) -> bool:
-        """Whether p's hand loses, in every pot he could win, to a hand already shown."""
-        hand = self.hand
-        assert hand is not None
-        mine = hand.hand_value(p)
-        if mine is None:
-            return False
-        for pot in hand.pots():
-            if p not in pot.eligible:
-                continue
-            shown = [v for q in pot.eligible if q in hand.shown and (v := hand.hand_value(q)) is not None]
-            if not shown or mine >= max(shown):
-                return False
-        return True
+        seat = self.seats[s]
+        policy = self.config.timeout_policy
+        protect = timed_out and policy == ALL_IN_PROTECTION and not seat.leaving and would_protect(hand, p)
+        if protect and self.protections.left(seat.player, now) > 0:
+            self.protections.spend(seat.player, now)
+            return decide_for(hand, p, True)
+        return decide_for(hand, p, False)
 
     def _after_change(self, now: float) -> list[AnyEvent]:
         """Play on after the hand changed: the table's automatic decisions, then the clock
@@ -555,14 +603,14 @@ class Table:
             seat = self.seats[s]
             if hand.phase == SHOWDOWN:
                 p = hand.actor
-                if not self._beaten(p):
+                if not beaten(hand, p):
                     out += self._seated_events(hand.show(p))  # a hand that can win is shown
                     continue
                 if seat.options.auto_muck or seat.leaving or seat.state == SITTING_OUT:
                     out += self._seated_events(hand.muck(p) if hand.can_muck(p) else hand.show(p))
                     continue
             elif seat.leaving or seat.state == SITTING_OUT:
-                out += self._seated_events(self._act_for(s)[1])
+                out += self._seated_events(self._act_for(s, now)[1])
                 continue
             if self.turn is None or self.turn.seat != s:
                 bank = seat.time_bank

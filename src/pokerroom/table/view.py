@@ -29,6 +29,7 @@ class SeatInfo:
     all_in: bool
     cards: tuple[Card | None, ...]  # None: a card the viewer may not see
     leaving: bool
+    protected: bool = False  # all in by all-in protection in this hand (D7)
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,16 @@ class TableView:
     options: Options | None
     time_bank: float | None
     previous_hand: int | None  # the number of the hand "show previous hand" shows
+    protections_left: int | None = None  # the viewer's all-in protections left (D7)
+    revealable: tuple[int, ...] = ()  # the viewer's hole cards he may show now (D12)
+    straddles: bool = False  # the table allows straddles (D10)
+    missed_blinds: str = "seeds"  # what a player who missed blinds posts (D11)
 
 
-def table_view(table: Table, viewer: str | None = None) -> TableView:
-    """The table as ``viewer`` (a player's name, or None for an observer) may see it."""
+def table_view(table: Table, viewer: str | None = None, now: float | None = None) -> TableView:
+    """The table as ``viewer`` (a player's name, or None for an observer) may see it at
+    ``now`` (by default the time of the table's latest command), which is when his all-in
+    protections left are counted."""
     seat = table.seat_of(viewer) if viewer is not None else None
     hand, plan = table.hand, table.plan
     playing = table.phase == PLAYING and hand is not None and plan is not None
@@ -93,8 +100,10 @@ def table_view(table: Table, viewer: str | None = None) -> TableView:
             all_in=sv.all_in if sv else False,
             cards=sv.cards if sv else (),
             leaving=s.leaving,
+            protected=sv is not None and hand is not None and hand.protected[dealt.index(number)] > 0,
         ))
     now_game, next_game, left = table.schedule()
+    when = table.clock if now is None else now
     pos = table.positions
     request = table.post_request(seat) if seat is not None else None
     turn = table.turn
@@ -125,4 +134,8 @@ def table_view(table: Table, viewer: str | None = None) -> TableView:
         options=table.seats[seat].options if seat is not None else None,
         time_bank=table.seats[seat].time_bank if seat is not None else None,
         previous_hand=table.previous_number,
+        protections_left=None if viewer is None else table.protections.left(viewer, when),
+        revealable=table.revealable(seat) if seat is not None else (),
+        straddles=table.config.straddles,
+        missed_blinds=table.config.missed_blinds,
     )

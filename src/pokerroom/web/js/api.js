@@ -41,6 +41,7 @@ export const api = {
   me: () => request("GET", "/api/me"),
   freeChips: () => request("POST", "/api/topup", {}),
   tables: () => request("GET", "/api/tables"),
+  buyIn: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}/buy-in`),
   hands: () => request("GET", "/api/hands"),
   hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
   handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,

@@ -18,7 +18,7 @@ export function cardsInline(cards) {
 export function describe(entry) {
   const e = entry.event;
   const p = entry.who ?? "?";
-  const allIn = e.all_in ? t("log.allIn") : "";
+  const allIn = e.all_in && e.action !== "protected" ? t("log.allIn") : ""; // "all-in (protected)" says it
   switch (e.type) {
     case "ChatLine":
       return { kind: "chat", nodes: [h("b", {}, `${e.player}: `), e.text] };
@@ -34,6 +34,8 @@ export function describe(entry) {
       return { kind: "dealer", nodes: [t("log.uncalled", { p, n: chips(e.amount) })] };
     case "Shown":
       return { kind: "dealer", nodes: [t("log.shown", { p, cards: "" }), cardsInline(e.cards)] };
+    case "CardsRevealed": // shown after the hand (D12)
+      return { kind: "dealer", nodes: [t("log.revealed", { p, cards: "" }), cardsInline(e.cards)] };
     case "Mucked":
       return { kind: "dealer", nodes: [t("log.mucked", { p })] };
     case "PotAwarded":

@@ -1,9 +1,11 @@
 // The action bar: what the server says the player may do now (``legal``), as buttons
 // with the exact amounts; the bet/raise size with a slider, a number box and presets;
-// pre-action boxes while others act (cleared when the bet changes); keyboard shortcuts.
+// pre-action boxes while others act (cleared when the bet changes); after a hand, the
+// buttons that show one's cards to everyone (D12); keyboard shortcuts.
+import { cardsInline } from "./chat.js";
 import { clear, h, setText } from "./dom.js";
 import { parseGame } from "./games.js";
-import { chips, t } from "./i18n.js";
+import { cardName, chips, t } from "./i18n.js";
 import { showError } from "./toast.js";
 
 const PRE_KINDS = ["check_fold", "check", "call_any", "fold"];
@@ -18,7 +20,9 @@ export class ActionBar {
     this.el = h("div", { class: "actions", "aria-label": "", role: "region" });
     this.turnEl = h("div", { class: "turn-area", hidden: true });
     this.preEl = h("div", { class: "pre", role: "group", hidden: true });
-    this.el.append(this.turnEl, this.preEl);
+    this.revealEl = h("div", { class: "reveal", role: "group", hidden: true });
+    this.revealKey = null;
+    this.el.append(this.turnEl, this.preEl, this.revealEl);
     this.buttons = {};
   }
 
@@ -29,6 +33,7 @@ export class ActionBar {
   relabel() {
     this.key = null;
     this.preKey = null;
+    this.revealKey = null;
     this.update();
   }
 
@@ -55,6 +60,7 @@ export class ActionBar {
     const view = ts?.view;
     if (!view) return;
     this.el.setAttribute("aria-label", t("table.yourTurn"));
+    this.drawReveal();
     if (this.myTurn()) {
       this.preEl.hidden = true;
       this.preKey = null;
@@ -205,6 +211,47 @@ export class ActionBar {
       this.turnEl.classList.remove("sending");
       if (ts) ts.sending = false;
       this.update();
+    }
+  }
+
+  // ------------------------------------------------------------------ showing after the hand
+
+  /** After a hand, before the next deal: "Show cards" and one button per card the player
+   *  may show (the server's ``revealable``, indices into his hole cards; D12). */
+  drawReveal() {
+    const ts = this.ts;
+    const view = ts.view;
+    const indices = view.phase === "playing" ? [] : (view.revealable ?? []);
+    const own = ts.myHand && ts.myHand.number === view.hand_number ? ts.myHand.cards : null;
+    const key = JSON.stringify([indices, own, view.hand_number]);
+    this.revealEl.hidden = !indices.length;
+    if (key === this.revealKey) return;
+    this.revealKey = key;
+    clear(this.revealEl);
+    if (!indices.length) return;
+    this.revealEl.setAttribute("aria-label", t("reveal.title"));
+    const send = (cards) => async () => {
+      for (const b of this.revealEl.querySelectorAll("button")) b.disabled = true;
+      try {
+        await this.room.showCards(this.name, cards);
+      } catch (err) {
+        showError(err);
+        this.revealKey = null;
+        this.drawReveal();
+      }
+    };
+    if (indices.length > 1) {
+      this.revealEl.append(h("button", { type: "button", class: "secondary reveal-all", dataset: { show: "all" },
+        onclick: send([...indices]) }, t("reveal.all")));
+    }
+    for (const k of indices) {
+      const code = own?.[k];
+      const [before, after] = t("reveal.one", { card: "\u0000" }).split("\u0000");
+      const label = code ? [before, cardsInline([code]), after] : t("reveal.nth", { n: k + 1 });
+      this.revealEl.append(h("button", {
+        type: "button", class: "secondary reveal-one", dataset: code ? { show: String(k), code } : { show: String(k) },
+        "aria-label": code ? t("reveal.cardLabel", { card: cardName(code) }) : null, onclick: send([k]),
+      }, label));
     }
   }
 

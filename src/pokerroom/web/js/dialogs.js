@@ -1,15 +1,18 @@
 // The chips dialog (buy in, add chips): a slider and a number box between the table's
-// minimum and maximum; resolves with the amount, or null when cancelled.
+// minimum and maximum, and a note saying why the minimum is higher when it is (D13);
+// resolves with the amount, or null when cancelled.
 import { $ } from "./dom.js";
 import { chips, t } from "./i18n.js";
 
-export function askChips({ title, range, ok, min, max, initial }) {
+export function askChips({ title, range, ok, min, max, initial, note = "" }) {
   const dialog = $("#dlg-chips");
   const slider = $("#chips-slider");
   const box = $("#chips-amount");
   const error = $("#chips-error");
   $("#dlg-chips-title").textContent = title;
   $("#chips-range").textContent = range;
+  $("#chips-note").textContent = note;
+  $("#chips-note").hidden = !note;
   $("#chips-ok").textContent = ok;
   for (const input of [slider, box]) {
     input.min = String(min);

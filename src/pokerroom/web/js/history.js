@@ -164,7 +164,8 @@ export function recordView(record, table) {
     return h("tr", { class: winners.has(p.seat) ? "winner" : "", dataset: { seat: String(p.seat), player: p.player } },
       h("td", {}, h("span", { class: "seat-no" }, p.seat), " ", p.player),
       h("td", {}, visible ? cardList(p.cards, best) : h("span", { class: "muted" }, t("prev.notShown")),
-        p.mucked ? h("span", { class: "muted" }, ` (${t("prev.mucked")})`) : null),
+        p.mucked ? h("span", { class: "muted" }, ` (${t("prev.mucked")})`) : null,
+        p.revealed?.length ? h("span", { class: "revealed" }, t("prev.revealed")) : null),
       h("td", { class: "hand-name" }, handText),
       h("td", { class: `num ${p.net > 0 ? "plus" : p.net < 0 ? "minus" : ""}` }, signed(p.net)));
   });

@@ -47,6 +47,16 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+const pluralRules = {};
+/** ``key`` in the plural form the language uses for ``n`` (``key.one``, ``key.few``,
+ *  ``key.many``, ``key.other``: Russian has all four, English one and other). */
+export function plural(key, n, params = {}) {
+  pluralRules[lang] ??= new Intl.PluralRules(lang === "ru" ? "ru-RU" : "en-US");
+  const form = pluralRules[lang].select(n);
+  const wanted = `${key}.${form}`;
+  return t(has(wanted) ? wanted : `${key}.other`, { n, ...params });
+}
+
 export function has(key) {
   return key in DICTS[lang] || key in en;
 }
@@ -72,6 +82,11 @@ export function dateTime(seconds) {
   return new Date(seconds * 1000).toLocaleString(lang === "ru" ? "ru-RU" : "en-GB", {
     day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit",
   });
+}
+
+/** A time of day, 14:32, from seconds since the epoch. */
+export function clockTime(seconds) {
+  return new Date(seconds * 1000).toLocaleTimeString(lang === "ru" ? "ru-RU" : "en-GB", { hour: "2-digit", minute: "2-digit" });
 }
 
 // ------------------------------------------------------------------ errors

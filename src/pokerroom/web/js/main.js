@@ -1,11 +1,12 @@
 // The app: one WebSocket, the state, the screens (log in, lobby, tables) and the header;
 // routes by the URL hash (#/lobby, #/table/<name>), keyboard shortcuts, turn alerts.
+import { api } from "./api.js";
 import { Auth } from "./auth.js";
 import { setBaseTitle, stopFlash, yourTurn } from "./alerts.js";
 import { askChips } from "./dialogs.js";
 import { $, clear, h, setText } from "./dom.js";
 import { HandsWindow } from "./history.js";
-import { applyStatic, chips, language, onLanguage, setLanguage, t } from "./i18n.js";
+import { applyStatic, chips, clockTime, language, onLanguage, plural, setLanguage, t } from "./i18n.js";
 import { Lobby } from "./lobby.js";
 import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
@@ -101,17 +102,26 @@ async function sit(name, seat) {
   if (!room.player) return go("#/login");
   const row = room.lobbyRow(name);
   if (!row) return;
+  // the buy-in this player may bring now: higher after leaving with more lately (D13)
+  let limits = { min: row.min_buy_in, max: row.max_buy_in, rathole: null };
+  try {
+    limits = await api.buyIn(name);
+  } catch (err) {
+    if (err.code === "login_required") return showError(err);
+  }
+  const rathole = limits.rathole;
   const balance = room.balance ?? 0;
-  if (balance < row.min_buy_in) {
-    toast(t("chips.noBalance"), "error");
+  if (balance < limits.min) {
+    toast(rathole ? t("buyin.ratholeBalance", { stack: chips(rathole.stack) }) : t("chips.noBalance"), "error");
     return;
   }
-  const max = Math.min(row.max_buy_in, balance);
+  const max = Math.min(limits.max, balance);
   const amount = await askChips({
     title: t("buyin.title", { table: name, seat }),
-    range: t("buyin.range", { min: chips(row.min_buy_in), max: chips(max), balance: chips(balance) }),
+    range: t("buyin.range", { min: chips(limits.min), max: chips(max), balance: chips(balance) }),
+    note: rathole ? ratholeText(rathole) : "",
     ok: t("buyin.ok"),
-    min: row.min_buy_in,
+    min: limits.min,
     max,
     initial: max,
   });
@@ -122,6 +132,13 @@ async function sit(name, seat) {
   } catch (err) {
     showError(err);
   }
+}
+
+/** "You left this table 12 minutes ago with 350 chips: sit down with at least 350 until 14:32." */
+function ratholeText(rathole) {
+  const minutes = Math.floor(Math.max(0, room.now() - rathole.left_at) / 60);
+  const ago = minutes < 1 ? t("ago.now") : plural("ago.minutes", minutes);
+  return t("buyin.rathole", { ago, stack: chips(rathole.stack), time: clockTime(rathole.until) });
 }
 
 async function topUp(name) {

@@ -1,9 +1,11 @@
 // The seat's own controls: answer a request to post, sit out or come back, the player's
-// settings (the ``options`` command), add chips, leave. Observers see who they are.
+// settings (the ``options`` command, the straddle where the table allows it, D10), add
+// chips, leave; what he owes to come back (D11) and the all-in protections he has left
+// (D7). Observers see who they are.
 import { clear, h, setText } from "./dom.js";
 import { parseGame } from "./games.js";
 import { chips, t } from "./i18n.js";
-import { showError } from "./toast.js";
+import { showError, toast } from "./toast.js";
 
 export class SeatPanel {
   constructor(room, name, hooks) {
@@ -13,6 +15,7 @@ export class SeatPanel {
     this.key = null;
     this.el = h("div", { class: "seat-panel" });
     this.postClock = null;
+    this.toldProtected = null; // the hand whose protection the player was told about
   }
 
   get ts() {
@@ -29,8 +32,13 @@ export class SeatPanel {
     const view = ts?.view;
     if (!view) return;
     const me = ts.mySeat();
+    // all in by protection in this hand (D7): the view says so, or the event did (a hand
+    // that ends at once, heads-up, is over before any view shows it)
+    const protectedNow = Boolean(me && (me.protected
+      || (ts.marks.number === view.hand_number && ts.marks.protected.has(me.seat))));
     const key = JSON.stringify([Boolean(this.room.player), me?.state, me?.in_hand, me?.leaving, me?.stack,
-      view.options, view.post, view.phase, view.game]);
+      view.options, view.post, view.phase, view.game, view.straddles, view.missed_blinds, me?.owes, protectedNow,
+      view.protections_left, view.protection_limit]);
     if (key === this.key) return;
     this.key = key;
     clear(this.el);
@@ -42,6 +50,10 @@ export class SeatPanel {
     }
     const game = parseGame(view.game);
     if (view.post) this.el.append(this.postPrompt(view.post));
+    if (protectedNow && this.toldProtected !== view.hand_number) {
+      this.toldProtected = view.hand_number;
+      toast(`${t("protect.now")} ${this.protectionText(view)}`, "info", 6000);
+    }
 
     const opts = view.options || {};
     const boxes = [];
@@ -49,16 +61,18 @@ export class SeatPanel {
     if (holdem) boxes.push(["wait_for_big_blind", t("opt.waitBB")], ["auto_post_blinds", t("opt.autoBlinds")]);
     if (game.stud || game.ante) boxes.push(["auto_post_antes", t("opt.autoAntes")]);
     boxes.push(["auto_muck", t("opt.autoMuck")]);
+    const straddle = view.straddles && holdem && !game.fixed ? 2 * (game.bb || 0) : 0; // D10
+    if (straddle) boxes.push(["straddle", t("opt.straddle", { n: chips(straddle) }), t("opt.straddleHelp", { n: chips(straddle) })]);
     if (me.state !== "sitting_out") {
       boxes.push(["sit_out_next_hand", t("opt.sitOutNext")]);
       if (holdem) boxes.push(["sit_out_next_big_blind", t("opt.sitOutBB")]);
     }
     const list = h("div", { class: "options", role: "group", "aria-label": t("opt.title") });
-    for (const [option, label] of boxes) {
+    for (const [option, label, help] of boxes) {
       const input = h("input", { type: "checkbox", dataset: { option } });
       input.checked = Boolean(opts[option]);
       input.addEventListener("change", () => this.run(() => this.room.options(this.name, { [option]: input.checked })));
-      list.append(h("label", { class: "check" }, input, h("span", {}, label)));
+      list.append(h("label", { class: "check", title: help ?? null }, input, h("span", {}, label)));
     }
 
     const buttons = h("div", { class: "seat-buttons" });
@@ -77,6 +91,34 @@ export class SeatPanel {
     buttons.append(h("button", { type: "button", class: "secondary danger", dataset: { control: "leave" },
       disabled: me.leaving, onclick: () => this.hooks.leave() }, t("ctl.leave")));
     this.el.append(buttons, list);
+    const notes = h("div", { class: "seat-notes" });
+    const owes = this.owesText(view, me, game);
+    if (owes) notes.append(h("p", { class: "owes", dataset: { owes: me.owes } }, owes));
+    if (view.protections_left !== null && view.protections_left !== undefined) {
+      const none = view.protections_left <= 0;
+      notes.append(h("p", { class: `protections${none ? " none" : ""}${protectedNow ? " now" : ""}`, title: t("protect.help"),
+        dataset: { left: String(view.protections_left) } },
+        protectedNow ? `${t("table.allInProtected")} · ${this.protectionText(view)}` : this.protectionText(view)));
+    }
+    if (notes.childElementCount) this.el.append(notes);
+  }
+
+  /** "All-in protection: 1 of 2 left" (the limit when the view says it), or that none is left. */
+  protectionText(view) {
+    const n = view.protections_left;
+    if (n <= 0) return t("protect.none");
+    const max = view.protection_limit ?? view.max_protections;
+    return typeof max === "number" ? t("protect.leftOf", { n, max }) : t("protect.left", { n });
+  }
+
+  /** What a player who owes blinds posts to be dealt in before his big blind, as the table's
+   *  missed-blind setting says (D11): the seeds' one big blind live, or the standard rule. */
+  owesText(view, me, game) {
+    if (!me.owes || me.owes === "nothing" || game.stud) return "";
+    if (me.in_hand) return "";
+    const params = { bb: chips(game.bb ?? 0), sb: chips(game.sb ?? 0) };
+    const key = me.owes === "big_blind" && view.missed_blinds !== "standard" ? "owe.seeds" : `owe.${me.owes}`;
+    return t(key, params);
   }
 
   postPrompt([blind, dead, ante]) {

@@ -21,6 +21,9 @@ export class TableState {
     this.logSeq = 0;
     this.seatNames = {}; // seat -> name, kept from the events between snapshots
     this.pre = null; // a pre-action: {kind, level, street, hand}
+    this.marks = { number: null, protected: new Set(), straddle: null }; // of the hand being played
+    this.myHand = null; // {number, cards}: the viewer's hole cards of the last hand he was dealt
+    this.reveals = { number: null, seats: {} }; // cards shown after hand ``number`` (D12), by seat
     this.sending = false; // an action was sent and not yet reflected
     this.postDeadline = null;
   }
@@ -30,6 +33,11 @@ export class TableState {
     const names = {};
     for (const s of this.view?.seats ?? []) names[s.seat] = s.player;
     return names;
+  }
+
+  /** The cards ``seat`` showed after hand ``number`` (D12), in the order shown. */
+  revealed(number, seat) {
+    return this.reveals.number === number ? (this.reveals.seats[seat] ?? []) : [];
   }
 
   mySeat() {
@@ -168,9 +176,10 @@ export class Room extends EventTarget {
         const ts = this.tables.get(m.table);
         if (!ts) break;
         ts.previous = m.hand;
-        if (m.hand && ts.showdown && ts.showdown.number === m.hand.number && !ts.showdown.record) {
-          ts.showdown.record = m.hand;
-          for (const p of m.hand.players) {
+        if (m.hand && ts.showdown && ts.showdown.number === m.hand.number) {
+          const first = !ts.showdown.record;
+          ts.showdown.record = m.hand; // again after a show after the hand (D12): those cards face up
+          for (const p of first ? m.hand.players : []) {
             if (p.reached_showdown && p.hand) this.addLog(ts, { type: "HandName", player: p.player, cards: p.cards, hand: p.hand }, {});
           }
         }
@@ -194,6 +203,10 @@ export class Room extends EventTarget {
     ts.seatNames = Object.fromEntries(m.view.seats.map((x) => [x.seat, x.player]));
     ts.sending = false;
     if (!m.view.legal) ts.turn = null;
+    const mine = m.view.seats.find((x) => x.seat === m.view.seat);
+    if (m.view.phase === "playing" && mine?.in_hand && mine.cards.length && mine.cards.every(Boolean)) {
+      ts.myHand = { number: m.view.hand_number, cards: mine.cards };
+    }
     if (m.view.phase === "playing" && ts.showdown && m.view.hand_number > ts.showdown.number) ts.showdown = null;
     if (m.view.previous_hand && ts.askedPrevious !== m.view.previous_hand && ts.previous?.number !== m.view.previous_hand) {
       this.askPrevious(ts, m.view.previous_hand);
@@ -220,7 +233,23 @@ export class Room extends EventTarget {
         ts.showdown = null;
         ts.pre = null;
         ts.commitment = ts.pendingCommitment ?? ts.commitment;
+        ts.marks = { number: e.number, protected: new Set(), straddle: null };
         break;
+      case "Posted":
+        if (e.kind === "straddle") ts.marks.straddle = e.player;
+        break;
+      case "Acted":
+        if (e.action === "protected") ts.marks.protected.add(e.player);
+        break;
+      case "CardsRevealed": {
+        // shown after the hand (D12): face up at the seat now, and in the record asked again
+        if (ts.reveals.number !== e.number) ts.reveals = { number: e.number, seats: {} };
+        const before = ts.reveals.seats[e.seat] ?? [];
+        ts.reveals.seats[e.seat] = [...before, ...e.cards.filter((c) => !before.includes(c))];
+        if (ts.showdown?.number === e.number) ts.showdown.at = Date.now(); // the end of the hand stays to be seen
+        if (ts.previous?.number === e.number || ts.showdown?.number === e.number) this.askPrevious(ts, e.number);
+        break;
+      }
       case "DeckCommitted":
         ts.pendingCommitment = e.commitment;
         break;
@@ -310,6 +339,11 @@ export class Room extends EventTarget {
       this.emit("table", { table });
       throw err;
     });
+  }
+
+  /** Show some of one's hole cards after the hand (D12): ``cards`` are their indices. */
+  showCards(table, cards) {
+    return this.command(table, "show_cards", { cards });
   }
 
   options(table, values) {

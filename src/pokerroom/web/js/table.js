@@ -88,8 +88,7 @@ export class TableView {
     this.translateStatic();
     this.cardKeys.clear();
     this.boardKey = "";
-    for (const parts of this.seatEls.values()) parts.root.remove();
-    this.seatEls.clear();
+    this.size = 0; // the seats are made again, in the new language, by the next update
     this.feed.relabel();
     this.actions.relabel();
     this.panel.relabel();
@@ -233,7 +232,7 @@ export class TableView {
       const root = parts.root;
       toggle(root, "empty", !s);
       if (!s) {
-        root.classList.remove("me", "acting", "folded", "winner", "out", "all-in");
+        root.classList.remove("me", "acting", "folded", "winner", "out", "all-in", "protected");
         parts.sit.hidden = !canSit;
         parts.sit.textContent = t("table.sitHere");
         parts.sit.setAttribute("aria-label", t("table.sitHereLabel", { n: seat }));
@@ -261,8 +260,9 @@ export class TableView {
         `${s.player}${me ? ` (${t("table.you")})` : ""}, ${t("table.stack", { n: chips(s.stack) })}`);
 
       // the blinds of the hand being played
+      const marks = ts.marks.number === view.hand_number ? ts.marks : null;
       const blind = view.phase !== "playing" || showdown ? null
-        : seat === view.big_blind ? "bb" : seat === view.small_blind ? "sb" : null;
+        : seat === view.big_blind ? "bb" : seat === view.small_blind ? "sb" : marks?.straddle === seat ? "straddle" : null;
       setText(parts.pos, blind ? t(`table.${blind}`) : "");
       parts.pos.hidden = !blind;
       parts.pos.title = blind ? t(`table.${blind}Long`) : "";
@@ -271,17 +271,20 @@ export class TableView {
       const rec = recordBy.get(seat);
       let cards = s.cards;
       let best = null;
+      let downs = null;
       if (showdown) {
-        cards = rec ? rec.cards : (showdown.shown[seat] ?? []);
+        ({ cards, downs } = this.endCards(ts, showdown, seat, rec, me));
         if (rec && winners.has(seat) && rec.best?.length) best = new Set(rec.best);
-        if (rec && rec.folded && !rec.reached_showdown) cards = [];
       }
-      this.setCards(seat, parts, cards, { stud: game.stud, me, best, showdown: Boolean(showdown) });
+      this.setCards(seat, parts, cards, { stud: game.stud, me, best, downs, showdown: Boolean(showdown) });
 
       // what the seat is doing
+      const protectedSeat = s.protected || Boolean(marks?.protected.has(seat)); // D7
+      toggle(root, "protected", protectedSeat && s.all_in && !showdown);
       let tag = "";
       if (s.state === "sitting_out") tag = t("table.sittingOut");
       else if (s.leaving) tag = t("table.leaving");
+      else if (!showdown && s.in_hand && s.all_in && protectedSeat) tag = t("table.allInProtected");
       else if (!showdown && s.in_hand && s.all_in) tag = t("table.allIn");
       else if (!showdown && s.in_hand && s.folded) tag = t("table.folded");
       else if (!s.in_hand && s.state === "entering" && view.phase === "playing") tag = t("table.waitingBB");
@@ -299,6 +302,38 @@ export class TableView {
     }
   }
 
+  /** A seat's cards at the end of a hand: the record's (the showdown's, D6), with what
+   *  the player showed after the hand face up (D12); the viewer's own unshown cards stay
+   *  visible to him, marked as seen by him only. */
+  endCards(ts, showdown, seat, rec, me) {
+    let cards = rec ? [...rec.cards] : [...(showdown.shown[seat] ?? [])];
+    const revealed = ts.revealed(showdown.number, seat);
+    const own = me && ts.myHand?.number === showdown.number ? ts.myHand.cards : null;
+    const folded = rec ? rec.folded && !rec.reached_showdown
+      : Boolean(showdown.view?.seats.find((x) => x.seat === seat)?.folded);
+    if (folded && !revealed.length) return { cards: [], downs: null };
+    if (!cards.length && own && !folded) cards = new Array(own.length).fill(null);
+    if (revealed.length) {
+      if (!cards.length) cards = new Array(own?.length ?? revealed.length).fill(null);
+      for (const code of revealed) {
+        if (cards.includes(code)) continue;
+        let k = own ? own.indexOf(code) : -1;
+        if (k < 0 || cards[k]) k = cards.indexOf(null);
+        if (k >= 0) cards[k] = code;
+      }
+    }
+    let downs = null;
+    if (own && !folded && own.length === cards.length) {
+      downs = new Set();
+      cards = cards.map((c, k) => {
+        if (c) return c;
+        downs.add(k);
+        return own[k];
+      });
+    }
+    return { cards, downs };
+  }
+
   winningSeats(showdown) {
     const seats = new Set();
     if (!showdown) return seats;
@@ -309,7 +344,8 @@ export class TableView {
 
   setCards(seat, parts, cards, opts) {
     const best = opts.best;
-    const key = JSON.stringify([cards, best ? [...best] : null, opts.me, opts.showdown]);
+    const downs = opts.downs ?? null;
+    const key = JSON.stringify([cards, best ? [...best] : null, downs ? [...downs] : null, opts.me, opts.showdown]);
     if (this.cardKeys.get(seat) === key) return;
     const before = this.cardKeys.get(seat);
     this.cardKeys.set(seat, key);
@@ -319,7 +355,7 @@ export class TableView {
     toggle(parts.cards, "showdown", opts.showdown);
     parts.cards.setAttribute("aria-label", t("table.cards", { name: parts.name.textContent }));
     cards.forEach((code, i) => {
-      const down = Boolean(opts.stud && opts.me && code && !opts.showdown && studDown(i));
+      const down = downs ? downs.has(i) : Boolean(opts.stud && opts.me && code && !opts.showdown && studDown(i));
       const el = cardElement(code, {
         down,
         best: best ? best.has(code) : false,
