@@ -109,9 +109,11 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         # no straddles at this table: no box; the protections a player has left
         expect(ann.table("NL").locator(".options input[data-option]").first).to_be_attached()
         expect(ann.table("NL").locator("input[data-option=straddle]")).to_have_count(0)
-        expect(ann.table("NL").locator(".seat-notes .protections")).to_have_text("All-in protection: 2 left")
+        expect(ann.table("NL").locator(".seat-notes .protections")).to_have_text(
+            "All-in protection: 2 of 2 left"
+        )
         expect(boris.table("NL").locator(".seat-notes .protections")).to_have_text(
-            "Защита олл-ин: осталось 2"
+            "Защита олл-ин: осталось 2 из 2"
         )
         for p in (ann, boris):
             expect(p.table("NL").locator(".seat.me .hole .card[data-card]")).to_have_count(2)
@@ -306,7 +308,7 @@ def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
         expect(sleeper.table("Straddle").locator(".feed li", has_text=protected_line)).not_to_have_count(0)
         left = sleeper.table("Straddle").locator(".seat-notes .protections")
         expect(left).to_have_attribute("data-left", "1")
-        expect(left).to_contain_text("осталось 1" if sleeper is fyodor else "1 left")
+        expect(left).to_contain_text("осталось 1 из 2" if sleeper is fyodor else "1 of 2 left")
         expect(sleeper.page.locator(".toast").last).to_contain_text(
             "защита" if sleeper is fyodor else "all-in (protected)"
         )

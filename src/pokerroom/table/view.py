@@ -67,6 +67,7 @@ class TableView:
     time_bank: float | None
     previous_hand: int | None  # the number of the hand "show previous hand" shows
     protections_left: int | None = None  # the viewer's all-in protections left (D7)
+    protection_limit: int = 2  # how many a player gets in the room's window (D7)
     revealable: tuple[int, ...] = ()  # the viewer's hole cards he may show now (D12)
     straddles: bool = False  # the table allows straddles (D10)
     missed_blinds: str = "seeds"  # what a player who missed blinds posts (D11)
@@ -135,6 +136,7 @@ def table_view(table: Table, viewer: str | None = None, now: float | None = None
         time_bank=table.seats[seat].time_bank if seat is not None else None,
         previous_hand=table.previous_number,
         protections_left=None if viewer is None else table.protections.left(viewer, when),
+        protection_limit=table.protections.limit,
         revealable=table.revealable(seat) if seat is not None else (),
         straddles=table.config.straddles,
         missed_blinds=table.config.missed_blinds,
