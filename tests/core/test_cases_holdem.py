@@ -662,7 +662,7 @@ def test_case_31_all_in_cards_stay_down_while_others_bet() -> None:
     play(h, "1 bet 20; 2 call")
     assert (h.street, h.actor) == (2, 1)
     assert showdown_log(h) == []
-    views = pytest.importorskip("pokerroom.core.views")
+    from pokerroom.core import views
     assert views.view(h, 1).seats[0].cards == (None, None)
 
 
@@ -891,7 +891,7 @@ def test_D6_previous_hand_shows_showdown_hands_only() -> None:
     """D6 (case 49): after the hand, every hand that reached the showdown, shown or mucked,
     is revealed to everyone; a hand folded earlier never is; during the hand a mucked hand
     stays hidden; undealt board cards are never shown."""
-    views = pytest.importorskip("pokerroom.core.views")
+    from pokerroom.core import views
     h = deal(NL12, [100] * 4, ["2c3d", "AhAd", "KcKd", "QcQd"], "2h7s9dJc4s")
     play(h, "2 call; 3 call; 0 fold; 1 check")
     check_down(h)
@@ -912,7 +912,7 @@ def test_D6_previous_hand_shows_showdown_hands_only() -> None:
 
 def test_D6_no_undealt_board_cards() -> None:
     """D6 (case 49): a hand won on the flop shows only the flop: no rabbit hunting."""
-    views = pytest.importorskip("pokerroom.core.views")
+    from pokerroom.core import views
     h = Hand(NL12, [100] * 3, stacked_deck(3, board="2h7s9dJc4s"))
     play(h, "2 call; 0 call; 1 check; 0 bet 2; 1 fold; 2 fold")
     assert h.complete
