@@ -138,9 +138,8 @@ class Accounts:
     async def daily_topup(self, account: Account) -> int:
         """A broke player (nothing on his balance or at tables) gets ``topup`` chips, once
         a day."""
-        at_tables = await self.store.chips_at_tables(account.id)
-        if account.balance + at_tables >= self.topup:
-            raise AuthError("not_broke", f"top-ups are for players with less than {self.topup} chips", 409)
-        if time.time() - account.last_grant_at < 24 * 3600:
-            raise AuthError("too_soon", "one top-up a day", 429)
-        return await self.store.grant(account.id, self.topup - account.balance - at_tables)
+        try:  # checked and granted in one transaction: requests at once grant once
+            return await self.store.daily_topup(account.id, self.topup, 24 * 3600)
+        except StoreError as e:
+            status = {"not_broke": 409, "too_soon": 429}.get(e.code, 400)
+            raise AuthError(e.code, str(e), status) from None

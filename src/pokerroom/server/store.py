@@ -309,6 +309,44 @@ class Store:
             )
             return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
 
+    async def daily_topup(self, account_id: int, target: int, every: float) -> int:
+        """The broke player's top-up: back to ``target`` chips (balance and seats together),
+        at most once in ``every`` seconds; returns the new balance. The check and the grant
+        are one step of one write transaction, the account's row locked (PostgreSQL: FOR
+        UPDATE; SQLite: one writer at a time), so requests at once grant once. Refused:
+        StoreError 'not_broke' or 'too_soon'."""
+        now = time.time()
+        async with self._writing() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts.c.balance, accounts.c.last_grant_at)
+                    .where(accounts.c.id == account_id)
+                    .with_for_update()
+                )
+            ).first()
+            if row is None:
+                raise StoreError("no_account", f"no account {account_id}")
+            at_tables = int(
+                await conn.scalar(
+                    select(func.coalesce(func.sum(seats.c.stack), 0)).where(seats.c.account_id == account_id)
+                )
+                or 0
+            )
+            if row.balance + at_tables >= target:
+                raise StoreError("not_broke", f"top-ups are for players with less than {target} chips")
+            if now - row.last_grant_at < every:
+                raise StoreError("too_soon", "one top-up a day")
+            amount = target - row.balance - at_tables
+            await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(balance=accounts.c.balance + amount, last_grant_at=now)
+            )
+            await self._transfer(
+                conn, "topup", [("bank", None, -amount), (balance_book(account_id), account_id, amount)]
+            )
+            return int(row.balance + amount)
+
     async def chips_at_tables(self, account_id: int) -> int:
         async with self.engine.connect() as conn:
             return int(

@@ -1,0 +1,49 @@
+"""The daily top-up under concurrent requests (issue 16, item 1): the check ("broke", "once
+a day") and the grant are one atomic step in the write transaction, so eight top-ups of one
+broke account at once grant once, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from sqlalchemy import update
+
+from pokerroom.server.auth import Accounts, AuthError
+from pokerroom.server.schema import accounts as accounts_table
+from pokerroom.server.store import Store
+from tests.server.test_store import Database, audit, with_store
+
+
+def test_eight_concurrent_top_ups_of_a_broke_account_grant_once(database: Database) -> None:
+    async def body(store: Store) -> None:
+        accounts = Accounts(store, starting_balance=0, topup=2_000)
+        broke = await store.create_account("Broke", "h", 0)
+        async with store.engine.begin() as conn:  # his last grant was two days ago
+            await conn.execute(update(accounts_table).values(last_grant_at=time.time() - 2 * 86_400))
+        read = await store.account(broke.id)  # each request read the account before, as the API does
+        assert read is not None and read.balance == 0
+
+        async def one() -> int | str:
+            try:
+                return await accounts.daily_topup(read)
+            except AuthError as e:
+                return e.code
+
+        results = await asyncio.gather(*(one() for _ in range(8)))
+        assert sorted(map(str, results)) == ["2000"] + ["not_broke"] * 7, results  # one grant
+        after = await store.account(broke.id)
+        assert after is not None and after.balance == 2_000
+        totals = await audit(store)
+        assert totals["balances"] == totals["granted"] == 2_000
+        # not broke any more: refused, nothing granted
+        again = await store.account(broke.id)
+        assert again is not None
+        try:
+            await accounts.daily_topup(again)
+        except AuthError as e:
+            assert e.code == "not_broke"
+        else:
+            raise AssertionError("a player with 2,000 chips got a top-up")
+
+    with_store(database, body)
