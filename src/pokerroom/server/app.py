@@ -27,6 +27,7 @@ from pokerroom.server.room import Room
 from pokerroom.server.rooms import RoomConfig
 from pokerroom.server.store import Account, Store
 from pokerroom.server.ws import http_protocol, socket_class
+from pokerroom.table.config import buy_in_range
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -176,13 +177,12 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         runner = the_room.runners.get(name)
         if runner is None:
             raise AuthError("not_found", f"no table named {name!r}", 404)
-        low, high = runner.config.min_buy_in, runner.config.max_buy_in
         left = await the_room.rathole(name, account.id, time.time())
+        low, high = buy_in_range(runner.config, 0 if left is None else left.stack)
         rathole = None
-        if left is not None and left.stack > low:
+        if left is not None and left.stack > runner.config.min_buy_in:
             until = left.at + the_room.config.rathole_window
             rathole = {"stack": left.stack, "left_at": left.at, "until": until}
-            low, high = left.stack, max(high, left.stack)
         return JSONResponse({"min": low, "max": high, "rathole": rathole})
 
     @app.get("/api/hands")

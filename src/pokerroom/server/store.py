@@ -299,15 +299,21 @@ class Store:
     async def grant(self, account_id: int, amount: int, kind: str = "topup") -> int:
         """Give play chips from the bank; returns the new balance."""
         async with self._writing() as conn:
-            await conn.execute(
-                update(accounts)
-                .where(accounts.c.id == account_id)
-                .values(balance=accounts.c.balance + amount, last_grant_at=time.time())
-            )
-            await self._transfer(
-                conn, kind, [("bank", None, -amount), (balance_book(account_id), account_id, amount)]
-            )
+            await self._grant(conn, account_id, amount, kind, time.time())
             return int(await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id)) or 0)
+
+    async def _grant(
+        self, conn: AsyncConnection, account_id: int, amount: int, kind: str, now: float
+    ) -> None:
+        """A grant from the bank, within the caller's write transaction."""
+        await conn.execute(
+            update(accounts)
+            .where(accounts.c.id == account_id)
+            .values(balance=accounts.c.balance + amount, last_grant_at=now)
+        )
+        await self._transfer(
+            conn, kind, [("bank", None, -amount), (balance_book(account_id), account_id, amount)]
+        )
 
     async def daily_topup(self, account_id: int, target: int, every: float) -> int:
         """The broke player's top-up: back to ``target`` chips (balance and seats together),
@@ -326,35 +332,18 @@ class Store:
             ).first()
             if row is None:
                 raise StoreError("no_account", f"no account {account_id}")
-            at_tables = int(
-                await conn.scalar(
-                    select(func.coalesce(func.sum(seats.c.stack), 0)).where(seats.c.account_id == account_id)
-                )
-                or 0
-            )
+            at_tables = int(await conn.scalar(_at_tables(account_id)) or 0)
             if row.balance + at_tables >= target:
                 raise StoreError("not_broke", f"top-ups are for players with less than {target} chips")
             if now - row.last_grant_at < every:
                 raise StoreError("too_soon", "one top-up a day")
             amount = target - row.balance - at_tables
-            await conn.execute(
-                update(accounts)
-                .where(accounts.c.id == account_id)
-                .values(balance=accounts.c.balance + amount, last_grant_at=now)
-            )
-            await self._transfer(
-                conn, "topup", [("bank", None, -amount), (balance_book(account_id), account_id, amount)]
-            )
+            await self._grant(conn, account_id, amount, "topup", now)
             return int(row.balance + amount)
 
     async def chips_at_tables(self, account_id: int) -> int:
         async with self.engine.connect() as conn:
-            return int(
-                await conn.scalar(
-                    select(func.coalesce(func.sum(seats.c.stack), 0)).where(seats.c.account_id == account_id)
-                )
-                or 0
-            )
+            return int(await conn.scalar(_at_tables(account_id)) or 0)
 
     # ------------------------------------------------------------------ sessions
 
@@ -906,6 +895,11 @@ _SQL_ADD_TO_SEAT = (
 )
 _SQL_FREE_SEAT = "DELETE FROM seats WHERE seats.table_name = ? AND seats.account_id = ?"
 _SQL_INSERT_DEPARTURE = "INSERT INTO departures (table_name, account_id, stack, at) VALUES (?, ?, ?, ?)"
+
+
+def _at_tables(account_id: int) -> Any:
+    """The chips an account has at tables: the sum of its seats' stacks."""
+    return select(func.coalesce(func.sum(seats.c.stack), 0)).where(seats.c.account_id == account_id)
 
 
 def _sqlite_reachable(driver: Any) -> bool:

@@ -156,11 +156,17 @@ class TableConfig:
         return cls(tuple(stages), **settings)  # type: ignore[arg-type]
 
 
+def buy_in_range(config: TableConfig, at_least: int = 0) -> tuple[int, int]:
+    """The smallest and largest buy-in a player may sit down with, who left this table
+    lately with ``at_least`` chips (D13: at least that, even above the table maximum)."""
+    return max(config.min_buy_in, at_least), max(config.max_buy_in, at_least)
+
+
 def check_buy_in(config: TableConfig, amount: object, stack: int, verb: str, at_least: int = 0) -> None:
     """Raise ``TableError`` unless ``stack`` plus ``amount`` chips is a buy-in the table takes
     (R3, S1, case 48): at least the minimum (no short buys), at most the maximum, or at most
     ``at_least`` (the stack a player left with, D13) when that is more."""
-    low, high = config.min_buy_in, max(config.max_buy_in, at_least)
+    low, high = config.min_buy_in, buy_in_range(config, at_least)[1]
     if type(amount) is not int or amount <= 0:
         raise TableError("bad_amount", f"chips are a positive whole number, not {amount!r}")
     if stack + amount < low:
