@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+import httpx
 from sqlalchemy import update
 
 from pokerroom.server.auth import Accounts, AuthError
 from pokerroom.server.schema import accounts as accounts_table
 from pokerroom.server.store import Store
+from tests.server.conftest import Server
 from tests.server.test_store import Database, audit, with_store
 
 
@@ -47,3 +49,44 @@ def test_eight_concurrent_top_ups_of_a_broke_account_grant_once(database: Databa
             raise AssertionError("a player with 2,000 chips got a top-up")
 
     with_store(database, body)
+
+
+def test_eight_parallel_http_top_ups_of_a_broke_account_grant_once(server: Server) -> None:
+    """The same race through a real server: eight ``POST /api/topup`` at once, each on
+    its own connection, for one broke account. Before the fix two of them granted (4,000)."""
+
+    async def body() -> None:
+        async with httpx.AsyncClient(base_url=server.http, timeout=20.0) as http:
+            answer = await http.post("/api/register", json={"name": "Broke", "password": "a-long-passphrase"})
+            assert answer.status_code == 200, answer.text
+            token = answer.json()["token"]
+        url, schema = server.database
+        store = Store(url, schema)  # the room's own database, beside the running server
+        try:
+            # he lost his 10,000 (taken back through the bank book, so the ledger still
+            # balances), and his last grant was two days ago
+            account = await store.account_by_name("Broke")
+            assert account is not None
+            assert await store.grant(account.id, -10_000, "test_loss") == 0
+            async with store.engine.begin() as conn:
+                await conn.execute(
+                    update(accounts_table)
+                    .where(accounts_table.c.id == account.id)
+                    .values(last_grant_at=time.time() - 2 * 86_400)
+                )
+
+            async def one() -> httpx.Response:
+                async with httpx.AsyncClient(base_url=server.http, timeout=20.0) as own:
+                    return await own.post("/api/topup", headers={"Authorization": f"Bearer {token}"}, json={})
+
+            answers = await asyncio.gather(*(one() for _ in range(8)))
+            codes = sorted(a.status_code for a in answers)
+            assert codes == [200] + [409] * 7, [(a.status_code, a.text) for a in answers]
+            after = await store.account(account.id)
+            assert after is not None and after.balance == 2_000
+            totals = await audit(store)
+            assert totals["balances"] == totals["granted"] == 2_000, totals
+        finally:
+            await store.close()
+
+    asyncio.run(body())
