@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench fuzz clean
 
 # The hot core modules are compiled with mypyc (setup.py) from the same source; the
 # install is redone when they change. POKERROOM_PURE=1 builds and runs pure Python.
@@ -22,7 +22,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
-	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server
+	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server src/pokerroom/websocket
 
 # The browser tests drive Debian's chromium (never `playwright install`, which downloads).
 CHROMIUM := /usr/bin/chromium
@@ -41,6 +41,16 @@ test: lint $(CHROMIUM)
 
 bench: $(STAMP)
 	$(BIN)/pokerroom bench engine
+
+# Coverage-guided fuzzing (atheris), each harness of tests/fuzz for FUZZ_SECONDS (600) from its
+# kept seed corpus; new inputs go to a temporary folder, a crash to $TMPDIR/pokerroom-fuzz-<target>-crash-*.
+# make test runs a short seeded run of each (tests/fuzz/test_fuzz_short.py).
+fuzz: $(STAMP)
+	cd tests/fuzz && for t in frames handshake phh history; do \
+		../../$(BIN)/python fuzz_$$t.py -max_total_time=$${FUZZ_SECONDS:-600} -seed=$${FUZZ_SEED:-1} \
+			-timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
+			-artifact_prefix=$${TMPDIR:-/tmp}/pokerroom-fuzz-$$t- || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

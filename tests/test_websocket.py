@@ -685,6 +685,39 @@ def test_too_big_refused_from_its_header(masked: bool, length: int) -> None:
     assert error_code(start + cont, masked=masked, max_size=65536) == w.TOO_BIG
 
 
+def fragments(count: int, payload: bytes = b"", opcode: int = w.TEXT) -> bytes:
+    """One message in ``count`` frames, each carrying ``payload``."""
+    frames = [raw_frame(opcode if i == 0 else w.CONTINUATION, payload, fin=i == count - 1, mask=MASK)
+              for i in range(count)]
+    return b"".join(frames)
+
+
+@pytest.mark.parametrize("payload", [b"", b"ab"], ids=["empty", "two-bytes"])
+def test_fragments_per_message_are_capped(payload: bytes) -> None:
+    """A message is at most ``max_fragments`` frames, empty ones counted: 4 million empty
+    continuation frames weighed 0 bytes against max_size and were all kept."""
+    r = w.FrameReader(masked=True, max_size=1 << 20, max_fragments=8)
+    assert r.feed(fragments(8, payload)) == [(w.TEXT, (payload * 8).decode())]
+    assert r.feed(fragments(8, payload, w.BINARY)) == [(w.BINARY, payload * 8)]  # each message anew
+    with pytest.raises(w.ProtocolError) as e:
+        r.feed(fragments(9, payload))
+    assert e.value.code == w.TOO_BIG and "8 frames" in e.value.reason
+    # refused at the frame over the cap, before the message's end comes
+    endless = raw_frame(w.TEXT, payload, fin=False, mask=MASK)
+    endless += raw_frame(w.CONTINUATION, payload, fin=False, mask=MASK) * 8
+    with pytest.raises(w.ProtocolError) as e:
+        w.FrameReader(masked=True, max_size=1 << 20, max_fragments=8).feed(endless)
+    assert e.value.code == w.TOO_BIG
+    # control frames between the fragments are not fragments
+    pings = raw_frame(w.PING, b"p", mask=MASK) * 20
+    mixed = fragments(8, payload)
+    first_end = len(raw_frame(w.TEXT, payload, fin=False, mask=MASK))
+    r = w.FrameReader(masked=True, max_size=1 << 20, max_fragments=8)
+    out = r.feed(mixed[:first_end] + pings + mixed[first_end:])
+    assert out[-1] == (w.TEXT, (payload * 8).decode()) and len(out) == 21
+    assert w.FrameReader(masked=True, max_size=100).max_fragments == 256  # the default
+
+
 @pytest.mark.parametrize("max_size", [65536, 1 << 64])
 def test_a_64_bit_length_with_the_top_bit_set(max_size: int) -> None:
     for length in (1 << 63, (1 << 64) - 1):
@@ -882,14 +915,20 @@ def test_keepalive_pings_go_on_without_a_ping_timeout() -> None:
 
 
 def test_pongs_are_sent_for_pings_from_a_raw_peer() -> None:
+    """Each ping read on its own gets its pong; of pings read together, only the last
+    (RFC 6455 5.5.3), before what came after them."""
+
     async def main() -> None:
         async with echo_server() as hub, contextlib.AsyncExitStack() as stack:
             peer, _ = await opened_raw(stack, hub)
+            peer.write(raw_frame(w.PING, b"alone", mask=MASK))
+            assert await peer.frames(1) == [(True, w.PONG, b"alone", False)]
             peer.write(raw_frame(w.PING, b"one", mask=MASK) + raw_frame(w.PING, b"", mask=MASK)
-                       + raw_frame(w.PONG, b"unasked", mask=MASK) + raw_frame(w.TEXT, b"t", mask=MASK))
+                       + raw_frame(w.PONG, b"unasked", mask=MASK) + raw_frame(w.TEXT, b"t", mask=MASK)
+                       + raw_frame(w.PING, b"two", mask=MASK))
             frames = await peer.frames(3)
-            assert frames == [(True, w.PONG, b"one", False), (True, w.PONG, b"", False),
-                              (True, w.TEXT, b"t", False)]
+            assert frames == [(True, w.PONG, b"", False), (True, w.TEXT, b"t", False),
+                              (True, w.PONG, b"two", False)]
 
     asyncio.run(main())
 
@@ -1466,6 +1505,9 @@ class RecordingTransport(asyncio.Transport):
     def get_write_buffer_size(self) -> int:
         return 0
 
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self.limits = (high, low)
+
     def is_closing(self) -> bool:
         return self.closed
 
@@ -1506,3 +1548,165 @@ def test_the_same_text_to_many_peers_is_framed_once() -> None:
     assert w._server_text_frame(text) == w.frame(w.TEXT, text.encode())
     other = text + " "
     assert w._server_text_frame(other) == w.frame(w.TEXT, other.encode())
+
+
+# ---------------------------------------------------------------------------- floods (issue 16, item 3)
+
+
+def test_an_empty_fragment_flood_is_closed_with_1009() -> None:
+    async def main() -> None:
+        async with echo_server(ping_interval=None) as hub, contextlib.AsyncExitStack() as stack:
+            peer, proto = await opened_raw(stack, hub)
+            peer.write(raw_frame(w.TEXT, b"{", fin=False, mask=MASK))
+            empty = raw_frame(w.CONTINUATION, b"", fin=False, mask=MASK)
+            for _ in range(100):  # 100,000 empty fragments at most
+                if proto.state is not w.OPEN:
+                    break
+                peer.write(empty * 1000)
+                with contextlib.suppress(ConnectionError):
+                    await asyncio.wait_for(peer.writer.drain(), WAIT)
+            frames = unframe(await peer.read_to_end())
+            assert [(op, close_code_of(p)) for _, op, p, _ in frames] == [(w.CLOSE, w.TOO_BIG)]
+            await wait(proto.ended, "the server's end")
+            assert proto.texts == []
+            assert len(proto.reader._parts) <= 256
+
+    asyncio.run(main())
+
+
+class NeverRead(RecordingTransport):
+    """A transport whose peer never reads: everything written stays in its buffer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading = True
+
+    def get_write_buffer_size(self) -> int:
+        return sum(map(len, self.writes))
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+
+def test_pongs_count_toward_the_write_buffer_bound() -> None:
+    """Pings read one at a time from a peer that never reads: the pongs pile up in the
+    same bounded buffer as messages, and past ``max_buffer`` the connection is closed
+    with 1008 (before, control frames were written past the bound without a check)."""
+
+    async def main() -> None:
+        proto = Echo(max_buffer=4096, ping_interval=None)
+        transport = NeverRead()
+        proto.connection_made(transport)
+        proto.opened()
+        for _ in range(1000):
+            if proto.state is not w.OPEN:
+                break
+            proto.data_received(raw_frame(w.PING, b"p" * 125, mask=MASK))
+        assert proto.overflows == 1 and proto.state == w.CLOSING
+        assert transport.get_write_buffer_size() <= 4096 + 2 * (2 + 125)
+        sent = unframe(b"".join(transport.writes))
+        assert sent[-1][1] == w.CLOSE and close_code_of(sent[-1][2]) == w.POLICY
+        assert {op for _, op, _, _ in sent[:-1]} == {w.PONG}
+        proto.connection_lost(None)
+
+    asyncio.run(main())
+
+
+def test_flow_control_limits_are_set_from_read_pause() -> None:
+    proto = w.WebSocketProtocol(read_pause=8192, max_buffer=1 << 20, ping_interval=None)
+    transport = NeverRead()
+    proto.connection_made(transport)
+    assert transport.limits == (8192, 2048)
+    proto.pause_writing()
+    assert proto.reading_paused and not transport.reading
+    proto.resume_writing()
+    assert not proto.reading_paused and transport.reading
+    # read_pause is never above max_buffer: reading stops before the connection is closed
+    assert w.WebSocketProtocol(read_pause=1 << 30, max_buffer=4096).read_pause == 4096
+
+
+def test_a_ping_flood_from_a_peer_that_never_reads_stops_the_reading() -> None:
+    """A peer that sends pings and never reads: once its pongs back up past read_pause,
+    the server reads nothing more from it (TCP pushes back on the sender), so what the
+    server holds stays under read_pause and one read's pongs; the peer reads again: the
+    server reads again and answers."""
+
+    async def main() -> None:
+        options = {"read_pause": 8192, "max_buffer": 1 << 20, "ping_interval": None}
+        async with echo_server(**options) as hub, contextlib.AsyncExitStack() as stack:
+            peer, proto = await opened_raw(stack, hub, rcvbuf=4096)
+            peer_transport = peer.writer.transport
+            assert isinstance(peer_transport, asyncio.ReadTransport)
+            peer_transport.pause_reading()  # and never reads, for now
+            transport = proto.transport
+            assert transport is not None
+            # a small, fixed kernel buffer on the server's side too, so the pongs back up soon
+            transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            ping = raw_frame(w.PING, b"p" * 125, mask=MASK)
+            most = written = 0
+            deadline = time.monotonic() + 10
+            while not proto.reading_paused and time.monotonic() < deadline and written < 64 << 20:
+                peer.write(ping)  # one frame a write: each read may ask a pong
+                written += len(ping)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(peer.writer.drain(), 0.5)
+                most = max(most, transport.get_write_buffer_size())
+                await asyncio.sleep(0)
+            assert proto.reading_paused, f"{written} bytes of pings and the server still reads"
+            assert not transport.is_reading()  # type: ignore[attr-defined]
+            # the server reads nothing more: its buffer stays where it stopped
+            held = transport.get_write_buffer_size()
+            peer.write(ping * 20000)  # 2.6 MB the server does not read
+            await asyncio.sleep(0.2)
+            assert transport.get_write_buffer_size() == held
+            assert most <= 8192 + 65536 * 2, most
+            assert proto.state == w.OPEN
+            # the peer reads again: the server reads again, answers, and echoes
+            peer_transport.resume_reading()
+            peer.write(raw_frame(w.TEXT, b"after", mask=MASK))
+            data = b""
+            async with asyncio.timeout(WAIT):
+                while b"after" not in data:
+                    chunk = await peer.reader.read(1 << 20)
+                    assert chunk
+                    data += chunk
+            assert not proto.reading_paused and proto.texts == ["after"]
+
+    asyncio.run(main())
+
+
+def test_a_peer_that_sends_and_never_reads_is_paused_then_closed_at_max_buffer() -> None:
+    """Messages whose answers back up: reading stops at read_pause; what the server sends
+    on its own (here: a flood of texts) still reaches max_buffer, and the peer is closed
+    with 1008 at that bound."""
+
+    async def main() -> None:
+        options = {"read_pause": 4096, "max_buffer": 1 << 20, "ping_interval": None, "close_timeout": 0.2}
+        async with echo_server(**options) as hub, contextlib.AsyncExitStack() as stack:
+            peer, proto = await opened_raw(stack, hub, rcvbuf=4096)
+            peer_transport = peer.writer.transport
+            assert isinstance(peer_transport, asyncio.ReadTransport)
+            peer_transport.pause_reading()
+            message = raw_frame(w.TEXT, b"x" * 60000, mask=MASK)
+            deadline = time.monotonic() + 10
+            for _ in range(1000):  # 60 MB at most
+                if proto.reading_paused or time.monotonic() > deadline:
+                    break
+                peer.write(message)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(peer.writer.drain(), 0.2)
+            assert proto.reading_paused and proto.state == w.OPEN
+            echoed = len(proto.texts)
+            for _ in range(2000):  # 32 MB at most
+                if proto.state is not w.OPEN:
+                    break
+                proto.send_text("y" * 16384)
+                await asyncio.sleep(0.001)
+            assert proto.overflows == 1 and len(proto.texts) == echoed
+            assert proto.transport is not None and proto.transport.get_write_buffer_size() < (1 << 20) + 40000
+            await wait(proto.ended, "the close timeout")
+
+    asyncio.run(main())

@@ -31,6 +31,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pokerroom.core.cards import format_cards, seeded_deck
 from pokerroom.core.evaluator import describe
@@ -502,6 +503,19 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "they leave seats free at every table (0)")
     p.add_argument("--think", type=float, default=1.5, metavar="SECONDS",
                    help="the bots' average think time per action (1.5)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                   help="a reverse proxy (address or network) whose X-Forwarded-For and X-Forwarded-Proto "
+                   "are believed; repeatable (none: every client is its peer address)")
+    p.add_argument("--https", action="store_true",
+                   help="the room is reached over HTTPS (a TLS proxy in front): session cookies are Secure")
+    p.add_argument("--max-connections", type=_int_in(1), default=10_000, metavar="N",
+                   help="open connections in all, HTTP and WebSocket; past it HTTP answers 503 (10000)")
+    p.add_argument("--sockets-per-address", type=_int_in(1), default=64, metavar="N",
+                   help="open WebSockets per client address (64)")
+    p.add_argument("--anonymous-per-address", type=_int_in(1), default=8, metavar="N",
+                   help="of those, not logged in (8)")
+    p.add_argument("--http-per-address", type=_int_in(1), default=64, metavar="N",
+                   help="open HTTP connections per peer address, a trusted proxy's not counted (64)")
     p.set_defaults(func=_serve, parser=p)
 
 
@@ -531,13 +545,34 @@ def _serve(args: argparse.Namespace) -> int:
     problem = _check_database(database, args.schema)
     if problem:
         args.parser.error(problem)
+    from pokerroom.server.limits import Limits, network
+
+    for proxy in args.trusted_proxy:
+        try:
+            network(proxy)
+        except ValueError:
+            args.parser.error(f"--trusted-proxy: not an address or network: {proxy!r}")
+    # in-process bots connect (and on a fresh database register) from this machine's own
+    # address: its caps make room for them
+    limits = Limits(
+        max_connections=args.max_connections + args.bots,
+        sockets_per_address=args.sockets_per_address + args.bots,
+        anonymous_per_address=args.anonymous_per_address,
+        http_per_address=args.http_per_address + args.bots,
+        trusted_proxies=tuple(args.trusted_proxy),
+        https=args.https,
+    )
+    if args.bots:
+        import dataclasses
+
+        config = dataclasses.replace(config, registrations_per_hour=config.registrations_per_hour + args.bots)
     import asyncio
 
     import uvicorn
 
     from pokerroom.server.app import create_app, server_config
 
-    app = create_app(config, database, args.schema)
+    app = create_app(config, database, args.schema, limits)
     server = uvicorn.Server(server_config(app, args.host, args.port))
     if not args.bots:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down cleanly
@@ -745,6 +780,127 @@ def _loadtest(args: argparse.Namespace) -> int:
 
 
 COMMANDS["loadtest"] = _add_loadtest
+
+
+def _add_audit(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "audit", help="check that a room's database lost and made no chip",
+        description="Check a room's database: every ledger transaction sums to zero, balances and "
+        "seats match their books, balances plus seats equal the grants, each hand settled once. "
+        "Exit status 1, with the offending rows, on any failure. With --dumping, also list pairs "
+        "of accounts between which chips went mostly one way over many hands (possible chip dumping).",
+    )
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="database URL (sqlite:///pokerroom.db, or $POKERROOM_DATABASE_URL)")
+    p.add_argument("--schema", default=None, help="PostgreSQL schema of the room's tables (public)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--dumping", action="store_true", help="also report likely chip dumping")
+    p.add_argument("--min-hands", type=_int_in(1), default=20, metavar="N",
+                   help="dumping: hands a pair played together, at least (20)")
+    p.add_argument("--share", type=float, default=0.9, metavar="F",
+                   help="dumping: the share of the chips between them that went one way, at least (0.9)")
+    p.set_defaults(func=_audit)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from pokerroom.server.audit import audit, dumping
+    from pokerroom.server.store import Store, StoreError
+
+    database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
+    if not 0.5 <= args.share <= 1.0:
+        print("pokerroom audit: --share is between 0.5 and 1", file=sys.stderr)
+        return 2
+
+    async def run() -> tuple[Any, list[Any]]:
+        store = Store(database, args.schema)
+        try:
+            report = await audit(store)
+            flows = await dumping(store, args.min_hands, args.share) if args.dumping else []
+        finally:
+            await store.close()
+        return report, flows
+
+    try:
+        report, flows = asyncio.run(run())
+    except StoreError as e:
+        print(f"pokerroom audit: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # no such file or server, not a room's database, ...
+        reason = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]}"
+        print(f"pokerroom audit: cannot read {database!r}: {reason}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = report.as_json()
+        if args.dumping:
+            out["dumping"] = [{**vars(f), "one_way": round(f.one_way, 3)} for f in flows]
+        print(json.dumps(out))
+    else:
+        state = "balanced" if report.balanced else "NOT BALANCED"
+        print(f"{state}: {report.accounts} accounts, {report.hands} hands; granted {report.granted}, "
+              f"balances {report.balances}, at seats {report.seats}")
+        for problem in report.problems:
+            print("  problem: " + ", ".join(f"{k}={v}" for k, v in problem.items()))
+        if args.dumping:
+            print(f"possible chip dumping: {len(flows)} pair(s)")
+            for f in flows:
+                shown = ", ".join(map(str, f.hands[:20])) + (" ..." if len(f.hands) > 20 else "")
+                print(f"  {f.loser} -> {f.winner}: {f.chips} chips ({f.one_way:.0%} one way, back {f.back}) "
+                      f"over {f.hands_together} hands together; hands {shown}")
+    return 0 if report.balanced else 1
+
+
+COMMANDS["audit"] = _add_audit
+
+
+def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "verify", help="check the deal of a hand you played (its history from /api/hands/ID)",
+        description="Check that a hand you played was dealt from the deck committed at its deal: the "
+        "leaves make the commitment, stand in the order the commitment and the players' seeds give, "
+        "and your cards, the board and the cards shown were opened at the places the dealing order "
+        "gives them (docs/protocol.md, 'Provably fair deals'). Exit 0: verified; 1: not, or a bad file.",
+    )
+    p.add_argument("history", help="the hand's JSON, as /api/hands/ID gives it")
+    p.add_argument("--commitment", help="the commitment announced at the deal (DeckCommitted), if you "
+                   "kept it: without it the one written in the history is taken")
+    p.add_argument("--seat", type=int, help="your seat (default: the seat whose cards are yours)")
+    p.set_defaults(func=_verify)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``pokerroom verify``: one line, 'verified: ...' or 'NOT verified: ...' (a bad file
+    is said so, never a traceback)."""
+    from pokerroom.server.fairness import verify_history
+
+    try:
+        with open(args.history, encoding="utf-8") as f:
+            history = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        print(f"error: {args.history} is not a hand history: {e}", file=sys.stderr)
+        return 1
+    if not isinstance(history, dict):
+        print(f"error: {args.history} is not a hand history (a JSON object)", file=sys.stderr)
+        return 1
+    verdict = verify_history(history, announced=args.commitment, seat=args.seat)
+    hand = f"hand #{history.get('number')} at {history.get('table')!s}"
+    if not verdict.ok:
+        print(f"NOT verified: {hand}: {verdict.message}")
+        return 1
+    seeds = sorted({s for s, _ in history.get("deal", {}).get("seeds", ())})
+    how = (f"the order drawn from the commitment and the seeds of seats {', '.join(map(str, seeds))}"
+           if seeds else "the order drawn from the commitment (no player seeded it)")
+    if verdict.scheme == 1:
+        how = "dealt before players' seeds: the deck committed in the dealing order (the old scheme)"
+    print(f"verified: {hand}, seat {verdict.seat}: {verdict.message}; {how}")
+    if args.commitment is None:
+        print(f"note: the commitment taken is the history's own, {history['commitment']}: compare it with "
+              "the one announced at the deal (or pass --commitment)")
+    return 0
+
+
+COMMANDS["verify"] = _add_verify
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -107,8 +107,12 @@ def free_port() -> int:
 class Server:
     """`pokerroom serve` as a child process; ``start`` waits for /healthz."""
 
-    def __init__(self, tmp_path: Path, database: tuple[str, str | None], action_time: float = 2.0) -> None:
+    def __init__(
+        self, tmp_path: Path, database: tuple[str, str | None], action_time: float = 2.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database = database
+        self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.config = tmp_path / "room.toml"
         self.config.write_text(TEST_ROOM.format(action_time=action_time))
@@ -130,7 +134,7 @@ class Server:
         if schema:
             command += ["--schema", schema]
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

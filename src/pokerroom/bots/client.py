@@ -188,6 +188,10 @@ class Bot:
             self.tally.actions += 1
         elif kind == "snapshot" and self.seat is None:
             self.sit(m["view"])
+        elif kind == "table_resumed" and m.get("table") == self.table:
+            # a paused table refused what it was sent meanwhile (a seat taken, say): look again
+            self.seat = None
+            self.send({"type": "subscribe", "table": self.table})
         elif kind == "error":
             code = m.get("code", "?")
             self.tally.error(code)

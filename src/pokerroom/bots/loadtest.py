@@ -51,7 +51,8 @@ STARTING_BALANCE = 1_000_000  # the room config's starting_balance, granted to s
 
 def room_toml(tables: int, seats: int, action_time: float = 30.0) -> str:
     """A room config of ``tables`` no-limit 1/2 tables of ``seats`` seats, no pause."""
-    parts = [f"[room]\nstarting_balance = {STARTING_BALANCE}\ndaily_topup = 2000\npause = 0\n"]
+    parts = [f"[room]\nstarting_balance = {STARTING_BALANCE}\ndaily_topup = 2000\npause = 0\n"
+             "registrations_per_hour = 1000000\n"]
     for i in range(tables):
         parts.append(
             f'[[table]]\nname = "T{i + 1:04d}"\ngame = "NLHE"\nsmall_blind = 1\nbig_blind = 2\n'
@@ -509,8 +510,11 @@ def start_room(folder: Path, tables: int, seats: int, progress: bool = False) ->
     config = folder / "load.toml"
     config.write_text(room_toml(tables, seats))
     port = free_port()
+    n = tables * seats  # every bot connects from this one address: the room's caps per address make room
     command = [sys.executable, "-m", "pokerroom.cli", "serve", "--port", str(port),
-               "--db", room_database(folder), "--config", str(config)]
+               "--db", room_database(folder), "--config", str(config),
+               "--sockets-per-address", str(n + 64), "--http-per-address", str(n + 64),
+               "--max-connections", str(n + 10_000)]
     return _ready(Spawned(command, port, folder / "server.log"), progress)
 
 

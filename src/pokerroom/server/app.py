@@ -3,7 +3,9 @@
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
 /api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws (server/ws.py), see
 protocol.py and docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
-reaches a client.
+reaches a client. Every request passes gate.py first (the client's address, bodies over the
+limit, the pages' security headers), and the HTTP protocol (ws.py) bounds heads and slow
+requests.
 """
 
 from __future__ import annotations
@@ -15,14 +17,18 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from pokerroom.server.auth import COOKIE, SESSION_SECONDS, AuthError, session_token
+from pokerroom.server.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
+from pokerroom.server.gate import Gate
 from pokerroom.server.histories import stored_text
+from pokerroom.server.limits import AddressCount, Limits
 from pokerroom.server.room import Room
 from pokerroom.server.rooms import RoomConfig
 from pokerroom.server.store import Account, Store
@@ -34,23 +40,60 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    headers = {"connection": "close"} if status == 413 else None  # the rest of the body is not read
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+class Credentials(BaseModel):
+    """The body of /api/register and /api/login (declared for the OpenAPI spec; the
+    routes check it themselves, so each problem keeps its own error code)."""
+
+    name: str = Field(min_length=3, max_length=20, pattern=NAME.pattern)
+    password: str = Field(min_length=8, max_length=128)
+
+
+class Empty(BaseModel):
+    """The body of the POSTs that take none (``{}``; a browser sends it as JSON)."""
+
+
+_AGAIN = {"requestBody": "$request.body"}  # a link that sends the same body on
+_FIRST_HAND = "$response.body#/hands/0/id"
+
+
+def _links(description: str, **links: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
+    """A 200 answer's OpenAPI links to the operations that naturally follow it (what
+    a stateful test of the spec walks: register, log in, top up, hands)."""
+    follow = {name: {"operationId": name, **spec} for name, spec in links.items()}
+    return {200: {"description": description, "links": follow}}
+
+
+def _body_spec(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
+    schema = model.model_json_schema()
+    return {"requestBody": {"required": required, "content": {"application/json": {"schema": schema}}}}
 
 
 class RoomApp:
     """The room's ASGI application (FastAPI: every HTTP route) and what /ws needs: the
     WebSocket endpoint is not ASGI (server/ws.py) and reaches the room through ``state``."""
 
-    def __init__(self, config: RoomConfig, database: str, schema: str | None = None) -> None:
-        self.state: dict[str, Any] = {"ready": False}
+    def __init__(
+        self, config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
+    ) -> None:
+        self.limits = limits or Limits()
+        # the WebSockets open per client address, and of them the anonymous ones (ws.py)
+        self.state: dict[str, Any] = {"ready": False, "limits": self.limits, "sockets": AddressCount(),
+                                      "anonymous": AddressCount()}
         self.api = _create_api(config, database, schema, self.state)
+        self.gate = Gate(self.api, self.limits)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.api(scope, receive, send)
+        await self.gate(scope, receive, send)
 
 
-def create_app(config: RoomConfig, database: str, schema: str | None = None) -> RoomApp:
-    return RoomApp(config, database, schema)
+def create_app(
+    config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
+) -> RoomApp:
+    return RoomApp(config, database, schema, limits)
 
 
 def server_config(app: RoomApp, host: str, port: int) -> Any:
@@ -61,8 +104,12 @@ def server_config(app: RoomApp, host: str, port: int) -> Any:
     docs/performance.md)."""
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=http_protocol(),
-                          ws=socket_class(app.state), lifespan="on")
+    limits = app.limits
+    # proxy_headers off: the room reads forwarded headers from trusted proxies only (gate.py)
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", http=http_protocol(limits),
+                          ws=socket_class(app.state), lifespan="on", proxy_headers=False,
+                          limit_concurrency=limits.max_connections, timeout_keep_alive=int(limits.keep_alive),
+                          h11_max_incomplete_event_size=limits.max_head)
 
 
 def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any]) -> FastAPI:
@@ -98,13 +145,19 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         log.exception("request %s failed", request.url.path)
         return _error("internal", "the server could not do that", 500)
 
+    limit = state["limits"].max_body
+
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > 4096:
-            raise AuthError("too_big", "the request is too large", 413)
+        """The request's JSON object, read as it comes and refused (413) past the limit
+        without reading the rest."""
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise AuthError("too_big", f"a request body is at most {limit} bytes", 413)
         try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
+            data = json.loads(bytes(raw) or b"{}")
+        except (ValueError, UnicodeDecodeError, RecursionError):  # nesting past the parser's depth
             raise AuthError("bad_json", "the body must be a JSON object", 400) from None
         if not isinstance(data, dict):
             raise AuthError("bad_json", "the body must be a JSON object", 400)
@@ -113,15 +166,37 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     def token_of(request: Request) -> str | None:
         return session_token(request.headers.get("authorization"), request.headers.get("cookie"))
 
+    def same_site(request: Request) -> None:
+        """A POST that a browser's session cookie authenticates must be JSON (no HTML form
+        can send that without CORS) from a page of this room (``Origin``, or
+        ``Sec-Fetch-Site: same-origin``). A bot's bearer token needs neither: no other
+        site's page can send it."""
+        headers = request.headers
+        bearer = session_token(headers.get("authorization"), None)
+        if bearer or not session_token(None, headers.get("cookie")):
+            return
+        if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            raise AuthError("bad_content_type", "send JSON (Content-Type: application/json)", 415)
+        origin, host = headers.get("origin"), headers.get("host", "")
+        fetch_site = headers.get("sec-fetch-site")
+        if fetch_site == "same-origin" or (origin and urlsplit(origin).netloc.lower() == host.lower()):
+            return
+        raise AuthError("cross_site", "requests from pages of other sites are refused", 403)
+
     async def account_of(request: Request) -> Account:
         account = await room().accounts.from_token(token_of(request))
         if account is None:
             raise AuthError("login_required", "log in first", 401)
         return account
 
-    def signed_in(account: Account, token: str) -> JSONResponse:
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
         response = JSONResponse({"name": account.name, "balance": account.balance, "token": token})
-        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
+        secure = request.url.scheme == "https"  # --https, or a trusted proxy's X-Forwarded-Proto
+        response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="strict",
+                            secure=secure)
         return response
 
     @app.get("/healthz")
@@ -130,37 +205,47 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             return _error("starting", "the room is starting", 503)
         return JSONResponse({"ok": True, "tables": len(room().runners)})
 
-    @app.post("/api/register")
+    @app.post("/api/register", operation_id="register", openapi_extra=_body_spec(Credentials),
+              responses=_links("the new account, its balance and a session", login=_AGAIN))
     async def register(request: Request) -> JSONResponse:
         data = await body(request)
-        account, token = await room().accounts.register(data.get("name"), data.get("password"))
-        return signed_in(account, token)
+        name, password = data.get("name"), data.get("password")
+        account, token = await room().accounts.register(name, password, client_of(request))
+        return signed_in(request, account, token)
 
-    @app.post("/api/login")
+    @app.post("/api/login", operation_id="login", openapi_extra=_body_spec(Credentials),
+              responses=_links("the account, its balance and a new session", me={}, topup={}, hands={}))
     async def login(request: Request) -> JSONResponse:
         data = await body(request)
-        client = request.client.host if request.client else "?"
-        account, token = await room().accounts.login(data.get("name"), data.get("password"), client)
-        return signed_in(account, token)
+        name, password = data.get("name"), data.get("password")
+        account, token = await room().accounts.login(name, password, client_of(request))
+        return signed_in(request, account, token)
 
-    @app.post("/api/logout")
-    async def logout(request: Request) -> JSONResponse:
+    @app.post("/api/logout", operation_id="logout", openapi_extra=_body_spec(Empty, required=False))
+    async def logout(request: Request, all: str | None = None) -> JSONResponse:
+        """End this session (``?all=1``: every session of the account, "log out
+        everywhere"), and close the connections that came in on them."""
+        same_site(request)
+        await body(request)
         token = token_of(request)
         if token:
-            await room().accounts.logout(token)
+            await room().logout(token, everywhere=all not in (None, "", "0", "false"))
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
 
-    @app.get("/api/me")
+    @app.get("/api/me", operation_id="me")
     async def me(request: Request) -> JSONResponse:
         account = await account_of(request)
         at_tables = await room().store.chips_at_tables(account.id)
         return JSONResponse({"name": account.name, "balance": account.balance, "at_tables": at_tables})
 
-    @app.post("/api/topup")
+    @app.post("/api/topup", operation_id="topup", openapi_extra=_body_spec(Empty, required=False),
+              responses=_links("the balance after the top-up", me={}))
     async def topup(request: Request) -> JSONResponse:
         account = await account_of(request)
+        same_site(request)
+        await body(request)
         balance = await room().accounts.daily_topup(account)
         return JSONResponse({"balance": balance})
 
@@ -185,12 +270,13 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             rathole = {"stack": left.stack, "left_at": left.at, "until": until}
         return JSONResponse({"min": low, "max": high, "rathole": rathole})
 
-    @app.get("/api/hands")
+    @app.get("/api/hands", operation_id="hands",
+             responses=_links("your last hands, newest first", hand={"parameters": {"ref": _FIRST_HAND}}))
     async def my_hands(request: Request) -> JSONResponse:
         account = await account_of(request)
         return JSONResponse({"hands": await room().store.hands_of(account.id)})
 
-    @app.get("/api/hands/{ref}")
+    @app.get("/api/hands/{ref}", operation_id="hand")
     async def hand(ref: str, request: Request) -> Response:
         account = await account_of(request)
         stem, _, suffix = ref.partition(".")
@@ -228,6 +314,8 @@ def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
     for player in record["players"]:
         visible |= {c for c in player["cards"] if c}
     history["your_cards"] = own
+    history["your_seat"] = seat
+    history.setdefault("deal", {"scheme": 1})  # hands dealt before seeds and dealing order (fairness.py)
     history["openings"] = [o for o in private["openings"] if o["card"] in visible]
     history["id"] = data["id"]
     history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}

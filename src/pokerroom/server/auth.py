@@ -1,28 +1,31 @@
 """Accounts: names and passwords checked, argon2 hashes, session tokens, login rate limits.
 
 A token is 32 random bytes from ``secrets`` (URL-safe text); the database keeps only its
-SHA-256, so a stolen database gives no live sessions. The browser gets it in an HttpOnly
+SHA-256, so a stolen database gives no live sessions. A session ends 30 days after the
+login, after a week unused (store.SESSION_IDLE), or at a logout (of it, or of all the
+account's: "log out everywhere"). The browser gets it in an HttpOnly
 cookie, a bot sends it as ``Authorization: Bearer <token>``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import re
 import secrets
-import time
-from collections import defaultdict, deque
+from importlib import resources
 from urllib.parse import parse_qs
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from starlette.requests import cookie_parser
 
-from pokerroom.server.store import Account, Store, StoreError
+from pokerroom.server.limits import RateLimit
+from pokerroom.server.store import SESSION_IDLE, Account, Store, StoreError
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
-SESSION_SECONDS = 30 * 24 * 3600
+SESSION_SECONDS = 30 * 24 * 3600  # a session ends this long after login, used or not
 COOKIE = "pokerroom_session"
 
 # argon2id; moderate cost so a login stays well under a second on a small machine
@@ -68,58 +71,98 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class RateLimit:
-    """At most ``limit`` events per ``window`` seconds per key (failed logins)."""
+class KnownAddresses:
+    """The addresses each account logged in from lately (a few per account, the newest
+    kept): a login from one of them passes the per-account limit, so guesses at an
+    account from elsewhere do not lock its owner out."""
 
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit, self.window = limit, window
-        self._hits: dict[str, deque[float]] = defaultdict(deque)
+    def __init__(self, per_account: int = 8, max_accounts: int = 100_000) -> None:
+        self.per_account, self.max_accounts = per_account, max_accounts
+        self._known: dict[str, list[str]] = {}
 
-    def blocked(self, key: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        hits = self._hits[key]
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        return len(hits) >= self.limit
+    def add(self, name: str, address: str) -> None:
+        known = [a for a in self._known.pop(name, []) if a != address]
+        self._known[name] = [*known[-(self.per_account - 1):], address]
+        while len(self._known) > self.max_accounts:
+            del self._known[next(iter(self._known))]
 
-    def hit(self, key: str, now: float | None = None) -> None:
-        self._hits[key].append(time.monotonic() if now is None else now)
+    def knows(self, name: str, address: str) -> bool:
+        return address in self._known.get(name, ())
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash no password matches, verified when a name does not exist, so that a wrong
+    name takes as long to refuse as a wrong password and timing tells nobody which names
+    have accounts."""
+    return _HASHER.hash(secrets.token_urlsafe(24))
+
+
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The passwords registration refuses (common_passwords.txt, shipped with the
+    package), lower-cased."""
+    text = resources.files("pokerroom.server").joinpath("common_passwords.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#")
 
 
 class Accounts:
-    def __init__(self, store: Store, starting_balance: int, topup: int) -> None:
+    def __init__(
+        self, store: Store, starting_balance: int, topup: int, registrations_per_hour: int = 10
+    ) -> None:
         self.store = store
         self.starting_balance = starting_balance
         self.topup = topup
         self.failed_logins = RateLimit(5, 60.0)  # per name and address
         self.failed_from = RateLimit(20, 60.0)  # per address (shared addresses: more room)
+        self.failed_account = RateLimit(10, 600.0)  # per name, from everywhere
+        self.known = KnownAddresses()  # where each account logged in from: past failed_account
+        self.registrations = RateLimit(registrations_per_hour, 3600.0)  # per address
 
-    async def register(self, name: object, password: object) -> tuple[Account, str]:
+    async def register(self, name: object, password: object, client: str = "?") -> tuple[Account, str]:
         name, password = check_name(name), check_password(password)
+        if password.lower() in common_passwords() or password.lower() == name.lower():
+            raise AuthError("common_password", "that password is too common: choose another")
+        if self.registrations.blocked(client):
+            message = "too many new accounts from your address: try later"
+            raise AuthError("too_many_registrations", message, 429)
         digest = await asyncio.to_thread(_HASHER.hash, password)
         try:
             account = await self.store.create_account(name, digest, self.starting_balance)
         except StoreError as e:
             raise AuthError(e.code, str(e), 409) from None
+        self.registrations.hit(client)  # the accounts made (and their chips) are what count
+        self.known.add(name.lower(), client)
         return account, await self._session(account)
 
     async def login(self, name: object, password: object, client: str) -> tuple[Account, str]:
+        """Check a name and password. Failures are limited per name and address, per
+        address, and per name from everywhere (an address this account logged in from
+        lately passes the last); a refused attempt counts nothing, so the owner gets in
+        once the window has passed."""
         if type(name) is not str or type(password) is not str or len(password) > 128 or len(name) > 20:
             raise AuthError("bad_login", "wrong name or password", 401)
-        key = f"{name.lower()}|{client}"
-        if self.failed_logins.blocked(key) or self.failed_from.blocked(client):
+        who = name.lower()
+        key = f"{who}|{client}"
+        if (
+            self.failed_logins.blocked(key)
+            or self.failed_from.blocked(client)
+            or (self.failed_account.blocked(who) and not self.known.knows(who, client))
+        ):
             raise AuthError("too_many_attempts", "too many failed logins: wait a minute", 429)
         account = await self.store.account_by_name(name)
-        ok = False
-        if account is not None:
-            try:
-                ok = await asyncio.to_thread(_HASHER.verify, account.password_hash, password)
-            except (VerifyMismatchError, VerificationError, InvalidHashError):
-                ok = False
+        digest = account.password_hash if account is not None else _dummy_hash()
+        ok: bool
+        try:
+            ok = await asyncio.to_thread(_HASHER.verify, digest, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            ok = False
         if not ok or account is None:
             self.failed_logins.hit(key)
             self.failed_from.hit(client)
+            self.failed_account.hit(who)
             raise AuthError("bad_login", "wrong name or password", 401)
+        self.known.add(who, client)
         return account, await self._session(account)
 
     async def _session(self, account: Account) -> str:
@@ -130,10 +173,20 @@ class Accounts:
     async def from_token(self, token: str | None) -> Account | None:
         if not token or len(token) > 100:
             return None
-        return await self.store.session_account(token_hash(token))
+        return await self.store.session_account(token_hash(token), SESSION_IDLE)
 
-    async def logout(self, token: str) -> None:
-        await self.store.delete_session(token_hash(token))
+    async def logout(self, token: str, everywhere: bool = False) -> tuple[int, str] | None:
+        """End the session of ``token`` (``everywhere``: all its account's); its account
+        and token hash, or None when it was no live session."""
+        if len(token) > 100:
+            return None
+        digest = token_hash(token)
+        account_id = await self.store.delete_session(digest)
+        if account_id is None:
+            return None
+        if everywhere:
+            await self.store.delete_sessions_of(account_id)
+        return account_id, digest
 
     async def daily_topup(self, account: Account) -> int:
         """A broke player (nothing on his balance or at tables) gets ``topup`` chips, once

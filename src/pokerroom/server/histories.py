@@ -69,7 +69,8 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Protocol
@@ -129,7 +130,22 @@ _STRADDLE = "straddle"  # D10
 
 
 class HistoryError(ValueError):
-    """A hand history that cannot be written (a live hand, names or seats that do not fit)."""
+    """A hand history that cannot be written (a live hand, names or seats that do not fit),
+    or a stored one that cannot be read back (``restore``, ``full_history``,
+    ``stored_text``: not what the server writes)."""
+
+
+@contextmanager
+def _reading(what: str) -> Iterator[None]:
+    """Reading back what the server stored: anything that is not what it writes (a damaged
+    row, a history edited by hand) is a HistoryError saying so, the one error the readers
+    document, never a KeyError or a CardError from deep inside one of them."""
+    try:
+        yield
+    except HistoryError:
+        raise
+    except (LookupError, TypeError, ValueError, AttributeError, RecursionError) as e:
+        raise HistoryError(f"{what} is not as the server stores it ({type(e).__name__}: {e})") from None
 
 
 class FinishedHand(RecordedHand, Protocol):
@@ -841,25 +857,26 @@ class StoredHand:
 
 def restore(data: Mapping[str, Any]) -> StoredHand:
     """The hand a ``snapshot`` (or its JSON read back) describes."""
-    if data.get("v") != SNAPSHOT_VERSION:
-        raise HistoryError(f"a hand snapshot of version {data.get('v')!r}, not {SNAPSHOT_VERSION}")
-    return StoredHand(
-        game=_game_of(tuple(data["game"].items())),
-        n=data["n"],
-        events=tuple(_decode_event(row) for row in data["events"]),
-        holes=tuple(_parse_text(h) for h in data["holes"]),
-        face_up=tuple(tuple(f) for f in data["face_up"]),
-        board=_parse_text(data["board"]),
-        starting_stacks=tuple(data["starting_stacks"]),
-        stacks=tuple(data["stacks"]),
-        winnings=tuple(data["winnings"]),
-        folded=tuple(data["folded"]),
-        reached_showdown=frozenset(data["reached_showdown"]),
-        shown=frozenset(data["shown"]),
-        mucked=frozenset(data["mucked"]),
-        big_blind_position=data["big_blind_position"],
-        complete=data["complete"],
-    )
+    with _reading("a hand snapshot"):
+        if data.get("v") != SNAPSHOT_VERSION:
+            raise HistoryError(f"a hand snapshot of version {data.get('v')!r}, not {SNAPSHOT_VERSION}")
+        return StoredHand(
+            game=_game_of(tuple(data["game"].items())),
+            n=data["n"],
+            events=tuple(_decode_event(row) for row in data["events"]),
+            holes=tuple(_parse_text(h) for h in data["holes"]),
+            face_up=tuple(tuple(f) for f in data["face_up"]),
+            board=_parse_text(data["board"]),
+            starting_stacks=tuple(data["starting_stacks"]),
+            stacks=tuple(data["stacks"]),
+            winnings=tuple(data["winnings"]),
+            folded=tuple(data["folded"]),
+            reached_showdown=frozenset(data["reached_showdown"]),
+            shown=frozenset(data["shown"]),
+            mucked=frozenset(data["mucked"]),
+            big_blind_position=data["big_blind_position"],
+            complete=data["complete"],
+        )
 
 
 def full_history(text: str, deck: str) -> str:
@@ -869,34 +886,36 @@ def full_history(text: str, deck: str) -> str:
     these are made here, in their old places, from the salts and the hand's ``deck``
     ('AsKd...', the hands row's deck column), and from the hand's snapshot as the table
     makes the record (table.record.record_hand). Any other text (a history of before,
-    which has them all) is returned as it is."""
-    if '"salts"' not in text:
-        return text
-    history = json.loads(text)
-    private = history.get("private")
-    if not isinstance(private, dict) or "salts" not in private or "leaves" in history:
-        return text
-    salts = private["salts"]
-    record = None
-    if "record" not in history and "game" in private:
-        players = history["players"]
-        seats = tuple(p["seat"] for p in players)
-        record = record_json(record_hand(
-            history["number"], private["game"], private["button_seat"], restore(private["hand"]),
-            seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
-        ))
-    full: dict[str, Any] = {}
-    for key, value in history.items():
-        if key == "private":
-            continue
-        full[key] = value
-        if key == "commitment":
-            full["leaves"] = leaves_of(salts, deck)
-        elif key == "players" and record is not None:
-            full["record"] = record
-    rest = {k: v for k, v in private.items() if k not in ("salts", "game")}
-    full["private"] = {"openings": openings_of(salts, deck), **rest}
-    return json.dumps(full)
+    which has them all) is returned as it is; one of now that is not as the server
+    writes it raises HistoryError."""
+    with _reading("a stored history"):
+        if '"salts"' not in text:
+            return text
+        history = json.loads(text)
+        private = history.get("private")
+        if not isinstance(private, dict) or "salts" not in private or "leaves" in history:
+            return text
+        salts = private["salts"]
+        record = None
+        if "record" not in history and "game" in private:
+            players = history["players"]
+            seats = tuple(p["seat"] for p in players)
+            record = record_json(record_hand(
+                history["number"], private["game"], private["button_seat"], restore(private["hand"]),
+                seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
+            ))
+        full: dict[str, Any] = {}
+        for key, value in history.items():
+            if key == "private":
+                continue
+            full[key] = value
+            if key == "commitment":
+                full["leaves"] = leaves_of(salts, deck)
+            elif key == "players" and record is not None:
+                full["record"] = record
+        rest = {k: v for k, v in private.items() if k not in ("salts", "game")}
+        full["private"] = {"openings": openings_of(salts, deck), **rest}
+        return json.dumps(full)
 
 
 def _stored_reveals(history: Mapping[str, Any], seats: Sequence[int]) -> dict[int, tuple[Card, ...]] | None:
@@ -917,24 +936,26 @@ def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
     """The ``kind`` ("phh" or "txt") text of a hand the server stored (its ``history``
     JSON read back, with "private"), as the player in ``seat`` may see it, or the public
     text (``seat`` None). Histories written before snapshots keep each player's texts in
-    "private.views"; their public texts are in the hands table's phh and text columns."""
-    if kind not in ("phh", "txt"):
-        raise HistoryError(f"no {kind!r} text: 'phh' or 'txt'")
-    private = history["private"]
-    if "hand" not in private:  # an older history, its texts written at the end of the hand
-        if seat is None or "views" not in private:
-            raise HistoryError("this history keeps no text for this reader")
-        return str(private["views"][str(seat)]["phh" if kind == "phh" else "text"])
-    seats = [p["seat"] for p in history["players"]]
-    names = [p["name"] for p in history["players"]]
-    if seat is not None and seat not in seats:
-        raise HistoryError(f"seat {seat!r} did not play this hand")
-    viewer = None if seat is None else seats.index(seat)
-    hand = restore(private["hand"])
-    reveals = _stored_reveals(history, seats)
-    if kind == "phh":
-        return to_phh(hand, names=names, seats=seats, table=history["table"], number=history["number"],
-                      viewer=viewer, started_at=history["started_at"], reveals=reveals)
-    return to_pokerstars(hand, names=names, seats=seats, table=history["table"], number=history["number"],
-                         button_seat=private["button_seat"], started_at=history["started_at"],
-                         viewer=viewer, max_seats=private["max_seats"], reveals=reveals)
+    "private.views"; their public texts are in the hands table's phh and text columns.
+    A history that is not as the server writes it raises HistoryError."""
+    with _reading("a stored history"):
+        if kind not in ("phh", "txt"):
+            raise HistoryError(f"no {kind!r} text: 'phh' or 'txt'")
+        private = history["private"]
+        if "hand" not in private:  # an older history, its texts written at the end of the hand
+            if seat is None or "views" not in private:
+                raise HistoryError("this history keeps no text for this reader")
+            return str(private["views"][str(seat)]["phh" if kind == "phh" else "text"])
+        seats = [p["seat"] for p in history["players"]]
+        names = [p["name"] for p in history["players"]]
+        if seat is not None and seat not in seats:
+            raise HistoryError(f"seat {seat!r} did not play this hand")
+        viewer = None if seat is None else seats.index(seat)
+        hand = restore(private["hand"])
+        reveals = _stored_reveals(history, seats)
+        if kind == "phh":
+            return to_phh(hand, names=names, seats=seats, table=history["table"], number=history["number"],
+                          viewer=viewer, started_at=history["started_at"], reveals=reveals)
+        return to_pokerstars(hand, names=names, seats=seats, table=history["table"], number=history["number"],
+                             button_seat=private["button_seat"], started_at=history["started_at"],
+                             viewer=viewer, max_seats=private["max_seats"], reveals=reveals)

@@ -140,6 +140,18 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+class Seed(_Command):
+    """A seated player's own randomness for the next deal (docs/protocol.md, "Provably fair
+    deals"): ``commitment`` is the next deck's, as the last ``DeckSeeded`` announced it in
+    ``next_commitment``; the seed is mixed into that deck's order at its deal. A later seed
+    for the same deck replaces it."""
+
+    type: Literal["seed"]
+    table: TableName
+    commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    seed: Annotated[str, Field(pattern=r"^[0-9A-Za-z_-]{8,64}$")]
+
+
 ClientMessage = Annotated[
     Subscribe
     | Unsubscribe
@@ -155,7 +167,8 @@ ClientMessage = Annotated[
     | ShowCards
     | PreviousHand
     | Chat
-    | Ping,
+    | Ping
+    | Seed,
     Field(discriminator="type"),
 ]
 CLIENT = TypeAdapter(ClientMessage)
@@ -252,6 +265,25 @@ class Pong(_Message):
     id: ClientId = None
 
 
+class TablePaused(_Message):
+    """The table stopped dealing: the database did not confirm a write of its chips. It
+    tries again until it does; meanwhile its commands are refused ('table_paused') and no
+    clock runs. Nothing was lost: when it resumes, every chip is where the database says."""
+
+    type: Literal["table_paused"] = "table_paused"
+    table: str
+    message: str
+
+
+class TableResumed(_Message):
+    """The table deals again after a pause of ``paused_for`` seconds; the clock of the turn
+    it stopped in was moved on by as much."""
+
+    type: Literal["table_resumed"] = "table_resumed"
+    table: str
+    paused_for: float
+
+
 ServerMessage = Annotated[
     Welcome
     | Ok
@@ -262,7 +294,9 @@ ServerMessage = Annotated[
     | LobbyList
     | PreviousHandRecord
     | ChatMessage
-    | Pong,
+    | Pong
+    | TablePaused
+    | TableResumed,
     Field(discriminator="type"),
 ]
 SERVER = TypeAdapter(ServerMessage)

@@ -6,7 +6,8 @@ broke player may get back to this once a day), ``pause`` (seconds between hands)
 all-in protection at most that many times in that many hours, counted across the room's
 tables and kept across restarts; past it they check or fold) and ``rathole_minutes`` (D13:
 a player who leaves a table and sits there again within that time must bring at least
-the stack he left with; 0 turns the rule off). Each
+the stack he left with; 0 turns the rule off) and ``registrations_per_hour`` (10: new
+accounts one address may register in an hour, so free chips cannot be farmed). Each
 ``[[table]]`` has a unique ``name``, a ``game`` (NLHE, PLHE, FLHE, mixed, Stud), its stakes
 (``small_blind``/``big_blind``; fixed limit ``small_bet``/``big_bet``, blinds optional;
 stud ``small_bet``, ``big_bet``, ``ante``, ``bring_in``; ``ante`` for hold'em too), a mixed
@@ -61,6 +62,7 @@ class RoomConfig:
     max_protections: int = 2  # D7: all-in protections a player gets in protection_hours
     protection_hours: float = 24.0
     rathole_minutes: float = 60.0  # D13: 0 turns the rule off
+    registrations_per_hour: int = 10  # new accounts from one address in an hour (issue 16)
 
     @property
     def protection_window(self) -> float:
@@ -81,6 +83,7 @@ pause = 3.0
 max_protections = 2
 protection_hours = 24.0
 rathole_minutes = 60.0
+registrations_per_hour = 10
 
 [[table]]
 name = "Arbat NL 1/2"
@@ -244,6 +247,9 @@ def parse_room(text: str) -> RoomConfig:
     max_protections = _int(room, "max_protections", "[room]", 2)
     if max_protections > 1000:
         raise ConfigError(f"[room]: max_protections must be 0 to 1000, got {max_protections!r}")
+    registrations = _int(room, "registrations_per_hour", "[room]", 10)
+    if not 1 <= registrations <= 1_000_000:
+        raise ConfigError(f"[room]: registrations_per_hour must be 1 to 1000000, got {registrations!r}")
     return RoomConfig(
         tables,
         starting_balance=_int(room, "starting_balance", "[room]", 10_000),
@@ -252,6 +258,7 @@ def parse_room(text: str) -> RoomConfig:
         max_protections=max_protections,
         protection_hours=_number(room, "protection_hours", 24.0, 0.0, 24.0 * 365, above=True),
         rathole_minutes=_number(room, "rathole_minutes", 60.0, 0.0, 60.0 * 24 * 30, above=False),
+        registrations_per_hour=registrations,
     )
 
 

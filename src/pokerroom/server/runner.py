@@ -10,21 +10,23 @@ import contextlib
 import json
 import logging
 import secrets
-import struct
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
-from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.events import PotAwarded, audience, redact
 from pokerroom.server import protocol as p
-from pokerroom.server.fairness import commit, salt_text
+from pokerroom.server.deal import Deal, Dealer
+from pokerroom.server.deal import secure_deck as secure_deck  # its home was here
+from pokerroom.server.eventlog import NOBODY, REPLAY_COST, Entry, EventLog
+from pokerroom.server.fairness import SCHEME, salt_text
 from pokerroom.server.histories import snapshot
-from pokerroom.server.store import StoreError
+from pokerroom.server.store import StoreError, new_txn
 from pokerroom.server.wire import event_item, events_text, jsonable, record_json, your_turn_text
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import (
@@ -42,22 +44,36 @@ if TYPE_CHECKING:
     from pokerroom.server.room import Room
 
 log = logging.getLogger("pokerroom.table")
+_T = TypeVar("_T")
 _RANDOM = secrets.SystemRandom()
 _CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
-_WORDS = 1 << 32
 _OK = p.Ok().model_dump_json()  # the answer to a command without an id
 # a hand's history, compact (it is read back as JSON, never shown as it is stored)
 _encode_history = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
-LOG_SIZE = 1500  # events kept per table for clients that reconnect (20-30 hands at 6-max)
+CHAT_LINES, CHAT_SECONDS = 5, 10.0  # a player's chat at a table: at most so many lines in so long
+PAUSE_RETRY = (0.05, 2.0)  # seconds between tries of a write not confirmed: the first, the longest
+# what a paused table still takes (queued until it resumes); other commands are refused
+_WHILE_PAUSED = (p.Subscribe, p.Unsubscribe, p.PreviousHand)
 
 
 class DeckCommitted(NamedTuple):
-    """Published at the deal: SHA-256 of the salt followed by the deck order ('AsKd...'),
-    both revealed in the hand's history when it ends (provably fair deal)."""
+    """Published at the deal, before the first card: the commitment to the deck that is
+    dealt (fairness.py; its salts and cards are revealed, as each reader may see them, in
+    the hand's history)."""
 
     number: int
     commitment: str
+
+
+class DeckSeeded(NamedTuple):
+    """Published at the deal after ``HandStarted``, before the first card: the players'
+    seeds mixed into this deal (seat, seed), and the commitment to the next hand's deck,
+    which the seated players' seeds for that hand name (deal.py)."""
+
+    number: int
+    seeds: tuple[tuple[int, str], ...]
+    next_commitment: str
 
 
 class ChatLine(NamedTuple):
@@ -66,6 +82,10 @@ class ChatLine(NamedTuple):
 
 
 def _nowhere(text: str) -> None:
+    pass
+
+
+def _free(cost: float) -> None:
     pass
 
 
@@ -81,6 +101,8 @@ class Connection:
     lobby: bool = False
     overflowed: bool = False  # it stopped reading: it is being closed, nothing more is sent
     snapshots: set[str] = field(default_factory=set)  # tables it wants a snapshot after each batch of
+    # takes a share of its message budget for work done for it beyond one message (a replay)
+    charge: Callable[[float], None] = _free
 
     def send(self, message: BaseModel | str) -> None:
         """Send a message (a model, or its JSON text already made)."""
@@ -88,41 +110,10 @@ class Connection:
             self.write(message if type(message) is str else message.model_dump_json())  # type: ignore[union-attr]
 
 
-@dataclass(slots=True)
-class _Entry:
-    version: int
-    event: Any
-    owner: str | None  # the player a private event belongs to
-
-
 def _release(waiter: asyncio.Future[None] | None) -> None:
     """Wake a table task sleeping on ``waiter`` (a command came, or its clock is due)."""
     if waiter is not None and not waiter.done():
         waiter.set_result(None)
-
-
-def secure_deck(random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> list[Card]:
-    """The full deck in a uniformly random order: the Fisher-Yates shuffle of
-    ``SystemRandom.shuffle``, each index drawn without bias (32-bit words from the OS's
-    CSPRNG, those past the last whole multiple of the range drawn again), but with the
-    random bytes of a whole deck from one call rather than one system call per card."""
-    deck = list(FULL_DECK)
-    count = len(deck)
-    words: tuple[int, ...] = ()
-    k = 0
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        limit = _WORDS - _WORDS % n  # words below it fall evenly on 0 .. n - 1
-        while True:
-            if k == len(words):
-                words, k = struct.unpack(f"<{count}I", random_bytes(4 * count)), 0
-            word = words[k]
-            k += 1
-            if word < limit:
-                break
-        j = word % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
 
 
 class TableRunner:
@@ -134,14 +125,14 @@ class TableRunner:
         self.inbox: deque[tuple[Connection | None, Any, asyncio.Future[None]]] = deque()
         self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
         self.version = 0
-        self.log: deque[_Entry] = deque(maxlen=LOG_SIZE)
+        self.log = EventLog()
         self.watchers: set[Connection] = set()
         self.accounts: dict[str, int] = {}  # seated player name -> account id
         self.next_hand_at: float | None = None
         self.hand_id: int | None = None
         self._last_hand: tuple[int, int] | None = None  # (number, id) of the last hand stored
         self._cards = ""  # the deck of the hand being played as text, 'AsKd...'
-        self._deal_commitment = commit(())
+        self.dealer = Dealer()  # the decks, committed to a hand ahead, and the players' seeds
         self._commitment = ""
         self._started_at = 0.0
         self._game = ""  # the label of the game of the hand being played ('NL 1/2')
@@ -150,11 +141,19 @@ class TableRunner:
         self.task: asyncio.Task[None] | None = None
         self._summary: dict[str, Any] | None = None  # the lobby line, while it holds
         self._summary_at = 0.0
+        self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
+        self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
+        self._paused_for = 0.0  # seconds paused that the table's clocks have not been moved on by
 
     # ------------------------------------------------------------------ outside
 
     def submit(self, conn: Connection | None, message: Any) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.paused is not None and conn is not None and not isinstance(message, _WHILE_PAUSED):
+            conn.send(p.Error(code="table_paused", message=f"the table is paused: the room could not save "
+                              f"{self.paused}; try again when it resumes", id=getattr(message, "id", None)))
+            done.set_result(None)
+            return done
         self.inbox.append((conn, message, done))
         _release(self._waiter)
         return done
@@ -227,6 +226,8 @@ class TableRunner:
                     if not done.done():
                         done.set_result(None)
             try:
+                if self._paused_for:
+                    await self._after_pause()
                 now = time.time()
                 if self._due(now):  # not after most commands: then no coroutine for the clock
                     await self._tick(now)
@@ -258,19 +259,20 @@ class TableRunner:
                 await self._deal(now)
 
     async def _deal(self, now: float) -> None:
-        deck = secure_deck()
-        cards = [str(c) for c in deck]  # 'As', ...: committed to now, stored when the hand ends
-        self._cards = "".join(cards)
-        self._deal_commitment = commit(cards)
-        self._commitment = self._deal_commitment.commitment
+        # the deck committed to at the deal before, ordered by the seated players' seeds
+        deal = self._dealt = self.dealer.deal({s: seat.player for s, seat in self.table.seats.items()})
+        self._cards = deal.card_text  # stored when the hand ends
+        self._commitment = deal.commitment
         self._started_at = now
         button = None
         if self.table.positions is None:  # the table starts: draw for the button
             ready = [n for n, s in self.table.seats.items() if s.ready]
             button = _RANDOM.choice(ready) if ready else None
-        events = self.table.start_hand(
-            deck, now, reshuffle=lambda pool: _RANDOM.sample(list(pool), len(pool)), button=button
-        )
+        events: list[Any] = self.table.start_hand(deal.cards, now, reshuffle=deal.reshuffle, button=button)
+        at = next((i for i, e in enumerate(events) if type(e) is HandStarted), None)
+        if at is not None:  # the seeds and the next commitment, before the first card
+            seeds = tuple(sorted(deal.seeds.items()))
+            events.insert(at + 1, DeckSeeded(events[at].number, seeds, deal.next_commitment))
         await self._publish(events)
 
     def _soon(self, delay: float = 1.0) -> None:
@@ -300,7 +302,12 @@ class TableRunner:
             conn.send(p.PreviousHandRecord(table=self.name, hand=record_json(record) if record else None))
             return
         player = self._player(conn)
+        if isinstance(m, p.Seed):  # a seated player's randomness for the next deal (deal.py)
+            self.dealer.take_seed(player, m.commitment, m.seed, [s.player for s in table.seats.values()])
+            conn.send(p.Ok(id=m.id))  # type: ignore[union-attr]
+            return
         if isinstance(m, p.Chat):
+            self._may_chat(player, now)
             await self._publish([ChatLine(player, m.text)])
             conn.send(p.Ok(id=m.id))  # type: ignore[union-attr]
             return
@@ -310,7 +317,11 @@ class TableRunner:
             left = await self.room.rathole(self.name, conn.account_id, now)  # D13
             at_least = 0 if left is None else left.stack
             table.verify_sit(player, m.seat, m.buy_in, at_least=at_least)
-            await self.room.store.buy_in(self.name, m.seat, conn.account_id, m.buy_in)
+            account, txn = conn.account_id, new_txn()
+            await self._write(
+                "a buy-in",
+                partial(self.room.store.buy_in, self.name, m.seat, account, m.buy_in, txn=txn),
+            )
             self.accounts[player] = conn.account_id
             events = table.sit(player, m.seat, m.buy_in, now, at_least=at_least)
             if conn not in self.watchers:
@@ -318,7 +329,11 @@ class TableRunner:
             self._soon()
         elif isinstance(m, p.TopUp):
             table.verify_add_chips(player, m.amount)
-            await self.room.store.top_up(self.name, self.accounts[player], m.amount)
+            account, txn = self.accounts[player], new_txn()
+            await self._write(
+                "adding chips",
+                partial(self.room.store.top_up, self.name, account, m.amount, txn=txn),
+            )
             events = table.add_chips(player, m.amount, now)
             self._soon()
         elif isinstance(m, p.Act):
@@ -344,6 +359,16 @@ class TableRunner:
         assert conn is not None
         conn.send(_OK if m.id is None else p.Ok(id=m.id))
 
+    def _may_chat(self, player: str, now: float) -> None:
+        """Players at the table may chat (the browser says so), ``CHAT_LINES`` lines in
+        ``CHAT_SECONDS`` at most, whatever their connections."""
+        if player not in self.accounts:
+            raise TableError("not_seated", "only players at the table may chat")
+        said = self._chat_times.setdefault(player, deque(maxlen=CHAT_LINES))
+        if len(said) == CHAT_LINES and now - said[0] < CHAT_SECONDS:
+            raise TableError("chat_limited", f"at most {CHAT_LINES} chat lines in {CHAT_SECONDS:g} seconds")
+        said.append(now)
+
     def _player(self, conn: Connection | None) -> str:
         if conn is None or conn.player is None or conn.account_id is None:
             raise TableError("login_required", "log in to play")
@@ -352,13 +377,10 @@ class TableRunner:
     def _subscribe(self, conn: Connection, since: int | None) -> None:
         self.watchers.add(conn)
         conn.tables.add(self.name)
-        if (
-            since is not None
-            and since <= self.version
-            and ((self.log and self.log[0].version <= since + 1) or since == self.version)
-        ):
-            missed = [self._item(conn, entry) for entry in self.log if entry.version > since]
+        if since is not None and since <= self.version and self.log.covers(since):
+            missed = self.log.since(since, conn.player)
             if missed:
+                conn.charge(len(missed) * REPLAY_COST)
                 conn.send(events_text(self.name, missed))
             if self.name in conn.snapshots:  # a client drawing views gets the view too
                 conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
@@ -385,20 +407,25 @@ class TableRunner:
                 self._game = e.game
                 out.append(DeckCommitted(e.number, self._commitment))
                 players = [(self.accounts[table.seats[s].player], s) for s in e.seats]
-                self.hand_id = await self.room.store.start_hand(
-                    self.name, e.number, e.game, self._commitment, players
-                )
+                store = self.room.store
+                start = partial(store.start_hand, self.name, e.number, e.game, self._commitment, players)
+                self.hand_id = await self._write("the start of a hand", start)
             elif kind is HandFinished:
                 await self._store_hand(e)
                 self._soon(self.room.config.pause)
             elif kind is Left:  # the chips back, and the departure (D13) in the same transaction
-                account = self.accounts.pop(e.player)
-                await self.room.store.cash_out(self.name, account, e.stack, departed_at=time.time())
+                account = self.accounts[e.player]
+                await self._write(
+                    "a cash-out",
+                    partial(self.room.store.cash_out, self.name, account, e.stack, departed_at=time.time()),
+                )
+                del self.accounts[e.player]
+                self._chat_times.pop(e.player, None)
             elif kind is TimedOut and e.action == "protected":  # D7: a protection of the room's spent
                 await self._record_protection(e.player, table.clock)
             elif kind is CardsRevealed and self._last_hand is not None and self._last_hand[0] == e.number:
                 # D12: shown after the last hand: kept in its history
-                await self.room.store.add_reveal(self._last_hand[1], e.seat, "".join(map(str, e.cards)))
+                await self._record_reveal(self._last_hand[1], e.seat, "".join(map(str, e.cards)))
             out.append(e)
         # one ``events`` message per watcher: the same text for all but the owners of
         # private events (hole cards), who each get theirs
@@ -415,20 +442,20 @@ class TableRunner:
                 lobby_changed = True
             who = audience(e) if kind.__module__ == _CORE_EVENTS else None
             if who is None:
-                self.log.append(_Entry(version, e, None))
                 item = event_item(version, e)
+                self.log.add(Entry(version, item), chat=kind is ChatLine)
                 public.append(item)
                 for items in own.values():
                     items.append(item)
                 continue
             owner = table.seats[who].player if who in table.seats else None
+            hidden, mine = event_item(version, redact(e)), event_item(version, e)
             # a seat left empty: nobody may see the card
-            self.log.append(_Entry(version, e, "\x00nobody" if owner is None else owner))
-            hidden = event_item(version, redact(e))
+            self.log.add(Entry(version, hidden, NOBODY if owner is None else owner, mine))
             for player, items in own.items():
-                items.append(hidden if player != owner else event_item(version, e))
+                items.append(hidden if player != owner else mine)
             if owner is not None and owner not in own:
-                own[owner] = [*public, event_item(version, e)]
+                own[owner] = [*public, mine]
             public.append(hidden)
         name = self.name
         everyone = events_text(name, public)
@@ -455,6 +482,62 @@ class TableRunner:
         if lobby_changed:
             self.room.lobby_changed()
 
+    async def _write(self, what: str, write: Callable[..., Awaitable[_T]]) -> _T:
+        """Do a write of chips (``write(again=...)``) until the database answers for certain.
+
+        The table has changed in memory already, or is about to on the answer: it must
+        never run ahead of what is committed. A refusal (StoreError: a balance too small)
+        is an answer. Any other failure leaves it unknown whether the write was committed
+        (the connection may have dropped after the commit), so the table pauses: it tells
+        its watchers, refuses commands ('table_paused'), stops its clock, and asks again
+        with ``again=True`` (the store then finds a committed first try by its key and
+        writes nothing) until the database answers; then it resumes where it was, every
+        clock moved on by the pause (``_after_pause``)."""
+        started: float | None = None  # when it paused
+        delay = PAUSE_RETRY[0]
+        try:
+            while True:
+                try:
+                    return await write(again=started is not None)
+                except StoreError:
+                    raise
+                except Exception as e:
+                    log.warning("table %s: %s was not confirmed (%s)", self.name, what, e)
+                if started is None:
+                    started, self.paused = time.time(), what
+                    self._broadcast(p.TablePaused(
+                        table=self.name,
+                        message=f"paused: the room could not save {what}; it goes on as soon as it can, "
+                        "and no chip is lost",
+                    ))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, PAUSE_RETRY[1])
+        finally:
+            if started is not None:
+                self.paused = None
+                paused_for = time.time() - started
+                self._paused_for += paused_for
+                self._broadcast(p.TableResumed(table=self.name, paused_for=round(paused_for, 3)))
+                log.warning("table %s: resumed after %.1f s", self.name, paused_for)
+
+    async def _after_pause(self) -> None:
+        """Move the table's clocks on by the time it was paused, and say so."""
+        paused_for, self._paused_for = self._paused_for, 0.0
+        await self._publish(self.table.resume(paused_for))
+
+    def _broadcast(self, message: BaseModel) -> None:
+        text = message.model_dump_json()
+        for conn in list(self.watchers):
+            conn.send(text)
+
+    async def _record_reveal(self, hand_id: int, seat: int, cards: str) -> None:
+        """Keep cards shown after the hand (D12) in its history. No chip moves: a failure
+        is logged, not allowed to hold up the events."""
+        try:
+            await self.room.store.add_reveal(hand_id, seat, cards)
+        except Exception as e:
+            log.warning("table %s: cards %s shown by seat %s were not stored: %r", self.name, cards, seat, e)
+
     async def _record_protection(self, player: str, at: float) -> None:
         """Keep a protection the table gave (D7) for the limit after a restart. On the
         clock's path: a failure to write it is logged, not allowed to hold up the events
@@ -464,16 +547,8 @@ class TableRunner:
             return
         try:
             await self.room.store.record_protection(account_id, at)
-        except Exception:
-            log.exception("table %s: the protection of %s at %s was not stored", self.name, player, at)
-
-    @staticmethod
-    def _item(conn: Connection, entry: _Entry) -> str:
-        """A logged event again, as ``conn`` may see it (``subscribe`` with ``since``)."""
-        event = entry.event
-        if entry.owner is not None and entry.owner != conn.player:
-            event = redact(event)
-        return event_item(entry.version, event)
+        except Exception as e:
+            log.warning("table %s: the protection of %s at %s was not stored: %r", self.name, player, at, e)
 
     def _send_turn(self, conn: Connection) -> None:
         actor = self._turn_player()
@@ -527,19 +602,21 @@ class TableRunner:
         assert hand is not None and plan is not None and self.hand_id is not None
         names = table.hand_players  # those who left at its end too
         accounts = [self.accounts[n] for n in names]
-        deal, cards = self._deal_commitment, self._cards
+        deal: Deal = self._dealt
+        cards = self._cards
         history = {
             "table": self.name,
             "number": finished.number,
             "started_at": self._started_at,
             "commitment": deal.commitment,
+            "deal": {"scheme": SCHEME, "seeds": sorted(deal.seeds.items())},  # fairness.verify_history
             "players": [{"seat": s, "name": n} for s, n in zip(plan.seats, names, strict=True)],
             # made when the history is read, not stored (Store.hand, histories.full_history):
             # the deal's "leaves" and "openings" from its salts and the deck, and the
             # previous-hand "record" from the hand's snapshot, as the table makes it
             # for the owner's eyes only; the API hands out what each reader may see
             "private": {
-                "salts": salt_text(deal),
+                "salts": salt_text(deal.salts),
                 "holes": {str(s): [str(c) for c in hand.holes[i]] for i, s in enumerate(plan.seats)},
                 # no text is written now: the .phh and .txt each player may see are written
                 # from the hand's snapshot when he asks (histories.stored_text)
@@ -553,13 +630,12 @@ class TableRunner:
             (a, net, stack)
             for a, (_, net), (_, stack) in zip(accounts, finished.net, finished.stacks, strict=True)
         ]
-        await self.room.store.finish_hand(  # the hands row's phh and text columns stay NULL
-            self.hand_id,
-            self.name,
-            results,
-            salt="",
-            deck=cards,
-            history=_encode_history(history),
+        await self._write(  # the hands row's phh and text columns stay NULL
+            "the end of a hand",
+            partial(
+                self.room.store.finish_hand,
+                self.hand_id, self.name, results, salt="", deck=cards, history=_encode_history(history),
+            ),
         )
         self._finished.append(time.time())
         self._pots.append(sum(e.amount for e in hand.events if type(e) is PotAwarded))

@@ -38,6 +38,10 @@ sessions = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
+    # the session's last use (migration 0004; NULL: never since, count from created_at): a
+    # session idle for store.SESSION_IDLE has ended, and expired rows are purged
+    Column("last_seen", Float, nullable=True),
+    Index("sessions_account", "account_id"),
 )
 
 # Chips in front of a player at a table, between hands (a hand's result is written when

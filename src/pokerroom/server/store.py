@@ -26,10 +26,12 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Connection, bindparam, delete, event, exc, func, insert, select, update
+from sqlalchemy import text as sql_text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from pokerroom.server.faults import Faults
 from pokerroom.server.histories import full_history
 from pokerroom.server.schema import (
     accounts,
@@ -45,6 +47,10 @@ from pokerroom.server.schema import (
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _T = TypeVar("_T")
+
+
+SESSION_IDLE = 7 * 24 * 3600.0  # a session unused this long has ended (sliding expiry)
+SESSION_TOUCH = 60.0  # a session's last use is written at most this often
 
 
 class StoreError(Exception):
@@ -114,6 +120,7 @@ class Store:
         # in aiosqlite's thread (_run_sqlite), not statement by statement
         self._sqlite_direct = self.sqlite
         self.schema = schema
+        self.faults = Faults.from_environment()  # injected failures, for fault tests (faults.py)
         if self.sqlite and parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         connect_args: dict[str, Any] = {}
@@ -147,9 +154,15 @@ class Store:
         in the event loop, rather than in SQLite's busy wait (which gives up with
         'database is locked' after its timeout, as seen under load with the journal and
         many tables' buy-ins and top-ups at once)."""
+        faults = self.faults
+        fault = faults.draw() if faults is not None else None  # injected: for fault tests only
         if self._write_lock is None:
             async with self.engine.begin() as conn:
                 yield conn
+                if fault == "before":
+                    faults.fail(fault)  # type: ignore[union-attr]
+            if fault == "after":
+                faults.fail(fault)  # type: ignore[union-attr]
             return
         async with self._write_lock:
             # one connection kept for the writers, who take turns anyway: a connection from
@@ -162,12 +175,16 @@ class Store:
             try:
                 async with conn.begin():
                     yield conn
+                    if fault == "before":
+                        faults.fail(fault)  # type: ignore[union-attr]
             except BaseException:
                 if conn.invalidated or conn.in_transaction():  # not rolled back: not to be used again
                     self._write_conn = None
                     with contextlib.suppress(Exception):
                         await conn.close()
                 raise
+            if fault == "after":
+                faults.fail(fault)  # type: ignore[union-attr]
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():
@@ -187,9 +204,10 @@ class Store:
         kind: str,
         moves: Sequence[tuple[str, int | None, int]],
         hand_id: int | None = None,
+        txn: str | None = None,
     ) -> None:
         """One ledger transaction: (book, account id, amount) entries summing to zero."""
-        rows = _ledger_rows(kind, moves, hand_id)
+        rows = _ledger_rows(kind, moves, hand_id, txn)
         if rows:
             await conn.execute(_INSERT_LEDGER, rows)
 
@@ -352,47 +370,96 @@ class Store:
         async with self._writing() as conn:
             await conn.execute(
                 insert(sessions).values(
-                    token_hash=token_hash, account_id=account_id, created_at=now, expires_at=now + ttl
+                    token_hash=token_hash, account_id=account_id, created_at=now, expires_at=now + ttl,
+                    last_seen=now,
                 )
             )
 
-    async def session_account(self, token_hash: str) -> Account | None:
+    async def session_account(self, token_hash: str, idle: float = SESSION_IDLE) -> Account | None:
+        """The account of a live session: not past its expiry, and used within ``idle``
+        seconds (a sliding expiry: each use moves it on, written at most once a minute so
+        a busy session does not write on every request)."""
+        now = time.time()
+        seen = func.coalesce(sessions.c.last_seen, sessions.c.created_at)
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    select(accounts)
+                    select(accounts, seen.label("session_seen"))
                     .join(sessions, sessions.c.account_id == accounts.c.id)
-                    .where(sessions.c.token_hash == token_hash, sessions.c.expires_at > time.time())
+                    .where(sessions.c.token_hash == token_hash)
+                    .where(sessions.c.expires_at > now, seen > now - idle)
                 )
             ).first()
+        if row is not None and row.session_seen < now - SESSION_TOUCH:
+            async with self._writing() as conn:
+                await conn.execute(
+                    update(sessions).where(sessions.c.token_hash == token_hash).values(last_seen=now)
+                )
         return _account(row)
 
-    async def delete_session(self, token_hash: str) -> None:
+    async def delete_session(self, token_hash: str) -> int | None:
+        """End one session; the account it was of (None: there was none)."""
         async with self._writing() as conn:
+            account_id = await conn.scalar(
+                select(sessions.c.account_id).where(sessions.c.token_hash == token_hash)
+            )
             await conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
+        return None if account_id is None else int(account_id)
+
+    async def delete_sessions_of(self, account_id: int) -> int:
+        """End every session of an account ("log out everywhere"); how many there were."""
+        async with self._writing() as conn:
+            result = await conn.execute(delete(sessions).where(sessions.c.account_id == account_id))
+        return int(result.rowcount or 0)
+
+    async def purge_sessions(self, now: float, idle: float = SESSION_IDLE) -> int:
+        """Delete the sessions past their expiry or idle for longer than ``idle``."""
+        seen = func.coalesce(sessions.c.last_seen, sessions.c.created_at)
+        async with self._writing() as conn:
+            result = await conn.execute(
+                delete(sessions).where((sessions.c.expires_at <= now) | (seen <= now - idle))
+            )
+        return int(result.rowcount or 0)
 
     # ------------------------------------------------------------------ money at tables
 
-    async def buy_in(self, table: str, seat: int, account_id: int, amount: int) -> int:
+    # A money write whose outcome is unknown (its transaction failed, perhaps after the
+    # commit) is asked again with ``again=True`` and the same key (a buy-in's or top-up's
+    # ``txn``, a hand's commitment or id, a cash-out's seat): if the first try was
+    # committed, the second finds it (``_DONE``) and writes nothing, so a table that
+    # retries until the database answers never moves a chip twice (TableRunner._write).
+
+    async def buy_in(
+        self, table: str, seat: int, account_id: int, amount: int, *,
+        txn: str | None = None, again: bool = False,
+    ) -> int:
         """Move ``amount`` from the balance to a seat; returns the balance left."""
         if self._sqlite_direct:
             direct = (_SQL_INSERT_SEAT, (table, seat, account_id, amount))
-            return await self._journal(_move("buy_in", table, account_id, amount, direct))  # type: ignore[no-any-return]
+            op = _move("buy_in", table, account_id, amount, direct, txn=txn, again=again)
+            return await self._journal(op)  # type: ignore[no-any-return]
         row = {"table_name": table, "seat": seat, "account_id": account_id, "stack": amount}
-        return await self._to_table("buy_in", table, account_id, amount, _INSERT_SEAT, row)
+        return await self._to_table("buy_in", table, account_id, amount, _INSERT_SEAT, row, txn, again)
 
-    async def top_up(self, table: str, account_id: int, amount: int) -> int:
+    async def top_up(
+        self, table: str, account_id: int, amount: int, *, txn: str | None = None, again: bool = False
+    ) -> int:
         """Move ``amount`` from the balance to the player's seat; returns the balance left."""
         if self._sqlite_direct:
             direct = (_SQL_ADD_TO_SEAT, (amount, table, account_id))
-            return await self._journal(_move("top_up", table, account_id, amount, direct))  # type: ignore[no-any-return]
+            op = _move("top_up", table, account_id, amount, direct, txn=txn, again=again)
+            return await self._journal(op)  # type: ignore[no-any-return]
         change = {"b_table": table, "b_account": account_id, "b_amount": amount}
-        return await self._to_table("top_up", table, account_id, amount, _ADD_TO_SEAT, change)
+        return await self._to_table("top_up", table, account_id, amount, _ADD_TO_SEAT, change, txn, again)
 
     async def _to_table(
-        self, kind: str, table: str, account_id: int, amount: int, seat_change: Any, values: dict[str, Any]
+        self, kind: str, table: str, account_id: int, amount: int, seat_change: Any, values: dict[str, Any],
+        txn: str | None, again: bool,
     ) -> int:
         async with self._writing() as conn:
+            if again and txn is not None and await conn.scalar(sql_text(_DONE_MOVE), {"txn": txn}):
+                balance = await conn.scalar(select(accounts.c.balance).where(accounts.c.id == account_id))
+                return int(balance or 0)
             # the balance taken, if it holds the amount, and what is left of it (RETURNING:
             # what a SELECT after the ledger's rows would read, the row locked until the commit)
             left = (await conn.execute(_TAKE_BALANCE, {"b_id": account_id, "b_amount": amount})).all()
@@ -404,7 +471,7 @@ class Store:
                 (balance_book(account_id), account_id, -amount),
                 (table_book(table, account_id), account_id, amount),
             ]
-            await self._transfer(conn, kind, moves)
+            await self._transfer(conn, kind, moves, txn=txn)
             return int(left[0][0] or 0)
 
     async def cash_out(
@@ -414,17 +481,24 @@ class Store:
         stack: int,
         kind: str = "cash_out",
         departed_at: float | None = None,
+        *,
+        again: bool = False,
     ) -> None:
         """The player left the table with ``stack``: back to his balance, the seat freed;
-        with ``departed_at``, his departure (D13) in the same transaction."""
+        with ``departed_at``, his departure (D13) in the same transaction. Asked ``again``,
+        a seat already freed means the first try was committed."""
         if self._sqlite_direct:
             free = (_SQL_FREE_SEAT, (table, account_id))
             extra: tuple[tuple[str, tuple[Any, ...]], ...] = ()
             if departed_at is not None:
                 extra = ((_SQL_INSERT_DEPARTURE, (table, account_id, stack, departed_at)),)
-            await self._journal(_move(kind, table, account_id, stack, free, back=True, extra=extra))
+            op = _move(kind, table, account_id, stack, free, back=True, extra=extra, again=again)
+            await self._journal(op)
             return
         async with self._writing() as conn:
+            held = {"table": table, "account_id": account_id}
+            if again and await conn.scalar(sql_text(_SEAT_HELD), held) is None:
+                return
             await self._cash_out(conn, table, account_id, stack, kind, departed_at)
 
     async def _cash_out(
@@ -514,11 +588,13 @@ class Store:
     # ------------------------------------------------------------------ hands
 
     async def start_hand(
-        self, table: str, number: int, game: str, commitment: str, players: Sequence[tuple[int, int]]
+        self, table: str, number: int, game: str, commitment: str, players: Sequence[tuple[int, int]],
+        *, again: bool = False,
     ) -> int:
         """A hand begins (``players``: (account id, seat)); its id, once committed. Written
-        through the journal (``_journal``) with other tables' hands."""
-        op = _HandStart(table, number, game, commitment, list(players), time.time())
+        through the journal (``_journal``) with other tables' hands. Asked ``again``, the
+        hand of that table, number and commitment already written is the answer."""
+        op = _HandStart(table, number, game, commitment, list(players), time.time(), again)
         return await self._journal(op)  # type: ignore[no-any-return]
 
     async def finish_hand(
@@ -532,14 +608,16 @@ class Store:
         history: str,
         phh: str | None = None,
         text: str | None = None,
+        again: bool = False,
     ) -> None:
         """The hand's result, history and ledger entries, committed when this returns
         (invariant 5), in one transaction with whatever else the journal holds. ``phh`` and
         ``text`` (public texts) are optional: the server leaves them NULL and writes texts
-        from ``history`` on request."""
+        from ``history`` on request. Asked ``again``, a hand no longer 'playing' was settled
+        by the first try: it is settled once."""
         moves = [(table_book(table, a), a, net) for a, net, _ in results]
         ledger_rows = _ledger_rows("hand", moves, hand_id)  # checks the sum before anything
-        op = _HandFinish(hand_id, table, list(results), salt, deck, history, phh, text, ledger_rows)
+        op = _HandFinish(hand_id, table, list(results), salt, deck, history, phh, text, ledger_rows, again)
         await self._journal(op)
 
     # ------------------------------------------------------------------ the journal
@@ -598,7 +676,7 @@ class Store:
     async def _apply(self, conn: AsyncConnection, ops: Sequence[_Op]) -> list[Any]:
         if self._sqlite_direct:
             return await self._run_sqlite(conn, partial(_apply_sqlite, ops))
-        return await _apply(conn, ops)  # type: ignore[arg-type]  # no _Move but on SQLite
+        return await _apply(conn, ops)
 
     async def _run_sqlite(self, conn: AsyncConnection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn`` on the sqlite3 connection under ``conn``, in its aiosqlite thread, within
@@ -688,6 +766,7 @@ class _HandStart:
     commitment: str
     players: list[tuple[int, int]]  # (account id, seat)
     at: float
+    again: bool = False
 
 
 @dataclass
@@ -701,6 +780,7 @@ class _HandFinish:
     phh: str | None
     text: str | None
     ledger: list[dict[str, Any]]
+    again: bool = False
 
 
 @dataclass
@@ -717,6 +797,8 @@ class _Move:
     seat: tuple[str, tuple[Any, ...]]
     ledger: list[dict[str, Any]]
     extra: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # more statements of its transaction
+    txn: str = ""
+    again: bool = False
 
 
 def _move(
@@ -727,6 +809,8 @@ def _move(
     seat: tuple[str, tuple[Any, ...]],
     back: bool = False,
     extra: tuple[tuple[str, tuple[Any, ...]], ...] = (),
+    txn: str | None = None,
+    again: bool = False,
 ) -> _Move:
     """The ledger entries as ``_to_table`` and ``_cash_out`` write them, made now."""
     moves: list[tuple[str, int | None, int]] = [
@@ -738,7 +822,9 @@ def _move(
             (table_book(table, account_id), account_id, -amount),
             (balance_book(account_id), account_id, amount),
         ]
-    return _Move(kind, table, account_id, amount, back, seat, _ledger_rows(kind, moves), extra)
+    txn = txn or new_txn()
+    rows = _ledger_rows(kind, moves, txn=txn)
+    return _Move(kind, table, account_id, amount, back, seat, rows, extra, txn, again)
 
 
 _Op = _HandStart | _HandFinish | _Move
@@ -811,7 +897,53 @@ _FINISH_HANDS = (
 )
 
 
-async def _apply(conn: AsyncConnection, ops: Sequence[_HandStart | _HandFinish]) -> list[int | None]:
+# What a write asked again (``again``) finds when its first try was committed: the hand
+# started, the hand settled, the buy-in's or top-up's ledger transaction, the seat freed
+_DONE_START = (
+    "SELECT id FROM hands WHERE table_name = :table AND number = :number AND commitment = :commitment"
+)
+_DONE_FINISH = "SELECT id FROM hands WHERE id = :hand_id AND status <> 'playing'"
+_DONE_MOVE = "SELECT 1 FROM ledger WHERE txn = :txn"
+_SEAT_HELD = "SELECT 1 FROM seats WHERE table_name = :table AND account_id = :account_id"
+_PENDING = object()  # not written yet: write it
+
+
+def _done_query(op: _Op) -> tuple[str, dict[str, Any], bool]:
+    """The query telling whether ``op`` was committed already: its SQL (named parameters,
+    which both sqlite3 and SQLAlchemy's ``text`` take), the parameters, and whether a row
+    found means it was (a cash-out: a seat still held means it was not)."""
+    if isinstance(op, _HandStart):
+        return _DONE_START, {"table": op.table, "number": op.number, "commitment": op.commitment}, True
+    if isinstance(op, _HandFinish):
+        return _DONE_FINISH, {"hand_id": op.hand_id}, True
+    if op.back:
+        return _SEAT_HELD, {"table": op.table, "account_id": op.account_id}, False
+    return _DONE_MOVE, {"txn": op.txn}, True
+
+
+def _merge(count: int, settled: dict[int, Any], written: list[Any]) -> list[Any]:
+    """The results of ``count`` ops: those ``settled`` already by index, and in order the
+    ``written`` results of the others."""
+    results = iter(written)
+    return [settled[i] if i in settled else next(results) for i in range(count)]
+
+
+async def _apply(conn: AsyncConnection, ops: Sequence[_Op]) -> list[Any]:
+    """``_write`` for the ops not committed already (those asked ``again`` and found)."""
+    settled: dict[int, Any] = {}
+    for i, op in enumerate(ops):
+        if op.again:
+            sql, values, found_means_done = _done_query(op)
+            row = (await conn.execute(sql_text(sql), values)).first()
+            if (row is not None) == found_means_done:
+                settled[i] = int(row[0]) if isinstance(op, _HandStart) and row is not None else None
+    if not settled:
+        return await _write(conn, ops)  # type: ignore[arg-type]  # no _Move but on SQLite
+    todo = [op for i, op in enumerate(ops) if i not in settled]
+    return _merge(len(ops), settled, await _write(conn, todo))  # type: ignore[arg-type]
+
+
+async def _write(conn: AsyncConnection, ops: Sequence[_HandStart | _HandFinish]) -> list[int | None]:
     """Hand writes in one transaction, as executemany statements in this order: new
     hands (their ids come back in order), their players; then for finished hands the
     seats' stacks, the players' nets, the ledger, the hands' rows. Returns each op's
@@ -941,7 +1073,31 @@ def _ledger_tuples(rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def _apply_sqlite(ops: Sequence[_Op], db: sqlite3.Connection) -> list[Any]:
-    """``_apply`` on SQLite, in its thread: the same statements in the same order, with the
+    """``_apply`` on SQLite, in its thread."""
+    settled: dict[int, Any] = {}
+    for i, op in enumerate(ops):
+        if op.again:
+            sql, values, found_means_done = _done_query(op)
+            row = db.execute(sql, values).fetchone()
+            if (row is not None) == found_means_done:
+                settled[i] = _settled_sqlite(op, row, db)
+    if not settled:
+        return _write_sqlite(ops, db)
+    return _merge(len(ops), settled, _write_sqlite([op for i, op in enumerate(ops) if i not in settled], db))
+
+
+def _settled_sqlite(op: _Op, row: Any, db: sqlite3.Connection) -> Any:
+    """What a write committed already answers: a hand's id, a buy-in's balance left, None."""
+    if isinstance(op, _HandStart):
+        return int(row[0])
+    if isinstance(op, _Move) and not op.back:
+        balance = db.execute(_SQL_BALANCE, (op.account_id,)).fetchone()
+        return int(balance[0] if balance is not None and balance[0] is not None else 0)
+    return None
+
+
+def _write_sqlite(ops: Sequence[_Op], db: sqlite3.Connection) -> list[Any]:
+    """``_write`` on SQLite, in its thread: the same statements in the same order, with the
     buy-ins, top-ups and cash-outs (``_move_sqlite``) between the new hands and the ends."""
     out: list[Any] = [None] * len(ops)
     players: list[tuple[int, int, int]] = []
@@ -1009,14 +1165,22 @@ def _move_sqlite(op: _Move, db: sqlite3.Connection) -> int | _Refused | None:
     return result
 
 
+def new_txn() -> str:
+    """A fresh ledger transaction id: the key of a buy-in or top-up asked again."""
+    return secrets.token_hex(16)
+
+
 def _ledger_rows(
-    kind: str, moves: Sequence[tuple[str, int | None, int]], hand_id: int | None = None
+    kind: str,
+    moves: Sequence[tuple[str, int | None, int]],
+    hand_id: int | None = None,
+    txn: str | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of one ledger transaction: (book, account id, amount) entries that sum to
-    zero, under one fresh transaction id."""
+    zero, under one transaction id (``txn``, else a fresh one)."""
     if sum(m[2] for m in moves) != 0:
         raise AssertionError(f"unbalanced ledger transaction {kind}: {moves}")
-    txn, at = secrets.token_hex(16), time.time()
+    txn, at = txn or new_txn(), time.time()
     return [
         {
             "txn": txn,

@@ -7,6 +7,12 @@ rate, schema) and handed to the room; the next one waits until the table has han
 so a client's commands are handled in the order it sent them. What the room sends is
 written at once (the transport buffers it); a client that stops reading is closed with
 1008 once 4 MiB wait for it, so a slow reader never holds up a table.
+
+One address may hold ``sockets_per_address`` connections, of them ``anonymous_per_address``
+not logged in (limits.Limits; past either the newcomer is closed with 1008). A replay on
+``subscribe`` is charged to the connection's message budget by the events it sends. A
+connection that came in on a session token is closed (1008) when that session is logged
+out.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from pydantic import ValidationError
 
 from pokerroom import websocket as w
 from pokerroom.server import protocol as p
-from pokerroom.server.auth import session_token
+from pokerroom.server.auth import session_token, token_hash
+from pokerroom.server.limits import AddressCount, Limits
 from pokerroom.server.room import Room, TokenBucket
 from pokerroom.server.runner import Connection
 
@@ -41,18 +48,50 @@ def socket_class(state: dict[str, Any]) -> type[w.ServerProtocol]:
     return RoomSocket
 
 
-def http_protocol() -> type[asyncio.Protocol]:
-    """uvicorn's httptools HTTP protocol (its ``http`` setting) with one change: on an
-    upgrade, the bytes that came after the handshake in the same read go on to the
-    WebSocket protocol. uvicorn drops them, so a client that sent its first message along
-    with its handshake never got an answer."""
+def http_protocol(limits: Limits | None = None) -> type[asyncio.Protocol]:
+    """uvicorn's httptools HTTP protocol (its ``http`` setting) with these changes:
+
+    - on an upgrade, the bytes that came after the handshake in the same read go on to
+      the WebSocket protocol (uvicorn drops them, so a client that sent its first message
+      along with its handshake never got an answer);
+    - a request's head (request line and headers) over ``limits.max_head`` bytes is
+      answered 431 and the connection closed: httptools has no limit of its own, and
+      16 MiB of headers were read and answered 200;
+    - a request must arrive whole (head and body) within ``limits.request_timeout`` of its
+      first byte, and a new connection must start one as soon: a client that dribbles its
+      headers a byte at a time no longer holds a connection for ever;
+    - at most ``limits.http_per_address`` connections from one peer (a trusted proxy's
+      are not capped here: the WebSocket and login limits count its clients).
+    """
     import sys
 
     import httptools
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+    bounds = limits or Limits()
+    open_from = AddressCount()
+
     class UpgradingHttp(HttpToolsProtocol):
         _data = b""
+        _head = 0  # bytes of the current request's head received so far
+        _in_head = True  # waiting for the end of a request's head
+        _deadline: asyncio.TimerHandle | None = None
+        _peer: str | None = None  # counted in open_from while set
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            peer = self.client[0] if self.client else None
+            if peer is not None and not bounds.proxies.trusts(peer):
+                if not open_from.add(peer, bounds.http_per_address):
+                    self._refuse(503, b"too many connections from your address")
+                    return
+                self._peer = peer
+            self._start_clock()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._uncount()
+            self._stop_clock()
+            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             self._data = data
@@ -60,10 +99,30 @@ def http_protocol() -> type[asyncio.Protocol]:
                 super().data_received(data)
             finally:
                 self._data = b""
+            if self._in_head and self.parser is not None and not self.transport.is_closing():
+                self._head += len(data)
+                if self._head > bounds.max_head:
+                    self._refuse(431, b"the request's headers are too large")
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._in_head, self._head = True, 0
+            self._start_clock()
+
+        def on_headers_complete(self) -> None:
+            self._in_head = False
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._stop_clock()
+            super().on_message_complete()
 
         def handle_websocket_upgrade(self) -> None:
             # called while data_received handles httptools' HttpParserUpgrade, whose
             # argument is where the handshake ends in ``data``
+            self._stop_clock()
+            self._uncount()  # the WebSocket side counts its own connections
+            self._in_head = False
             error = sys.exc_info()[1]
             end = error.args[0] if isinstance(error, httptools.HttpParserUpgrade) and error.args else None
             leftover = self._data[end:] if isinstance(end, int) else b""
@@ -71,6 +130,43 @@ def http_protocol() -> type[asyncio.Protocol]:
             protocol = self.transport.get_protocol()
             if leftover and isinstance(protocol, w.ServerProtocol):
                 protocol.data_received(leftover)
+
+        def _start_clock(self) -> None:
+            self._stop_clock()
+            self._deadline = self.loop.call_later(bounds.request_timeout, self._too_slow)
+
+        def _stop_clock(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                if self._in_head:
+                    self._refuse(408, b"the request took too long to arrive")
+                else:
+                    self.transport.close()
+
+        def _uncount(self) -> None:
+            if self._peer is not None:
+                open_from.remove(self._peer)
+                self._peer = None
+
+        def _refuse(self, status: int, reason: bytes) -> None:
+            """Answer ``status`` and close, whatever else was coming."""
+            self._stop_clock()
+            phrase = {408: b"Request Timeout", 431: b"Request Header Fields Too Large",
+                      503: b"Service Unavailable"}[status]
+            body = b'{"error": {"code": "http", "message": "' + reason + b'"}}'
+            self.transport.write(
+                b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+                b"connection: close\r\n\r\n%s" % (status, phrase, len(body), body)
+            )
+            self.transport.close()
+            if self.cycle is not None:
+                self.cycle.disconnected = True
+                self.cycle.keep_alive = False
 
     return UpgradingHttp
 
@@ -88,6 +184,9 @@ class RoomSocketBase(w.ServerProtocol):
         self._inbox: deque[Any] = deque()  # valid commands waiting for the one before
         self._busy: asyncio.Future[None] | None = None
         self._login_task: asyncio.Future[None] | None = None
+        self.address: str | None = None  # the client's, counted in the room's limits while set
+        self.anonymous = False  # counted among the address's anonymous connections
+        self.token_hash: str | None = None  # the session it came in on (logout closes it)
 
     # ------------------------------------------------------------- uvicorn's side
 
@@ -106,8 +205,20 @@ class RoomSocketBase(w.ServerProtocol):
     def on_close(self) -> None:
         if self.server_state is not None:
             self.server_state.connections.discard(self)
+        if self.address is not None:
+            self.room_state["sockets"].remove(self.address)
+            if self.anonymous:
+                self.room_state["anonymous"].remove(self.address)
+            self.address = None
+        if self.room is not None and self.token_hash is not None:
+            self.room.session_closed(self.token_hash, self)
         if self.conn is not None and self.room is not None:
             self.room.disconnected(self.conn)
+
+    def end_session(self) -> None:
+        """Its session ended (a logout): close it, so the token no longer acts here."""
+        if self.state is w.OPEN:
+            self.close(w.POLICY, "logged out")
 
     # ------------------------------------------------------------- the handshake
 
@@ -115,8 +226,16 @@ class RoomSocketBase(w.ServerProtocol):
         if request.path != PATH:
             return 404, f"no WebSocket at {request.path}"
         origin, host = request.headers.get("origin"), request.headers.get("host", "")
-        if origin and origin != "null" and urlsplit(origin).netloc.lower() != host.lower():
-            # a page of another site may not use a visitor's session cookie here
+        if not origin:  # not a browser: no cookie of a visitor's to misuse
+            return None
+        try:
+            netloc = urlsplit(origin).netloc
+        except ValueError:  # not a URL ("http://[::1" and the like)
+            netloc = None
+        if origin == "null" or netloc is None or netloc.lower() != host.lower():
+            # a page of another site may not use a visitor's session cookie here, nor a page
+            # with an opaque origin ("null": a sandboxed frame, a data: or file: page), which
+            # any site can make
             return 403, "connections from pages of other sites are refused"
         return None
 
@@ -128,8 +247,18 @@ class RoomSocketBase(w.ServerProtocol):
         request = self.request
         assert request is not None
         headers = request.headers
+        limits: Limits = self.room_state["limits"]
+        address = limits.proxies.client(self._peer(), headers.get("x-forwarded-for"))
+        if not self.room_state["sockets"].add(address, limits.sockets_per_address):
+            self.close(w.POLICY, "too many connections from your address")
+            return
+        self.address = address
         token = session_token(headers.get("authorization"), headers.get("cookie"), request.query)
         self._login_task = asyncio.ensure_future(self._login(token))
+
+    def _peer(self) -> str | None:
+        peer = self.transport.get_extra_info("peername") if self.transport is not None else None
+        return str(peer[0]) if isinstance(peer, tuple) and peer else None
 
     async def _login(self, token: str | None) -> None:
         room = self.room
@@ -142,7 +271,17 @@ class RoomSocketBase(w.ServerProtocol):
             return
         if self.state is not w.OPEN:
             return
-        conn = Connection(account.name if account else None, account.id if account else None, self.send_text)
+        if account is None:  # anonymous: a tighter cap per address (they cost nothing to open)
+            cap = self.room_state["limits"].anonymous_per_address
+            if not self.room_state["anonymous"].add(self.address or "?", cap):
+                self.close(w.POLICY, "too many connections from your address: log in")
+                return
+            self.anonymous = True
+        elif token is not None:
+            self.token_hash = token_hash(token)
+            room.session_opened(self.token_hash, account.id, self)
+        conn = Connection(account.name if account else None, account.id if account else None, self.send_text,
+                          charge=self.bucket.charge)  # a replay costs its share of the message budget
         self.conn = conn
         conn.send(p.Welcome(player=conn.player, balance=account.balance if account else None))
         early, self._early = self._early, []
@@ -195,12 +334,17 @@ class RoomSocketBase(w.ServerProtocol):
 
     def _pump(self, _: object = None) -> None:
         """Hand the waiting commands to the room, one at a time: a table command holds the
-        next until its table has handled it."""
+        next until its table has handled it. A command that waited while the work done for
+        the ones before it (a replay) used up the connection's budget is refused."""
         self._busy = None
         room, conn = self.room, self.conn
         assert room is not None and conn is not None
         while self._inbox:
-            done = room.submit(conn, self._inbox.popleft())
+            message = self._inbox.popleft()
+            if self.bucket.owing():
+                conn.send(p.Error(code="rate_limited", message="too many messages: slow down", id=message.id))
+                continue
+            done = room.submit(conn, message)
             if done is not None and not done.done():
                 self._busy = done
                 done.add_done_callback(self._pump)

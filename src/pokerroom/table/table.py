@@ -576,6 +576,19 @@ class Table:
             out += self._sit_out(s, "timeouts")
         return out + self._after_change(now)
 
+    def resume(self, paused: float) -> list[AnyEvent]:
+        """The room held this table still for ``paused`` seconds (its database did not
+        confirm a write): every running clock moves on by as much, so nobody times out for
+        the room's fault; the turn that was running is announced again with its new deadline."""
+        if not paused > 0:
+            return []
+        self._pending = {s: r._replace(deadline=r.deadline + paused) for s, r in self._pending.items()}
+        if self.phase != PLAYING or self.turn is None:
+            return []
+        turn = self.turn
+        self.turn = turn._replace(started=turn.started + paused, deadline=turn.deadline + paused)
+        return [self.turn]
+
     def _act_for(self, s: int, now: float, timed_out: bool = False) -> tuple[str, tuple[Event, ...]]:
         """The table's decision for a player who is not deciding (timed out, left or sat out):
         on a time-out a protection (D7) while he has one left, else check or fold

@@ -22,6 +22,10 @@ export function describe(entry) {
   switch (e.type) {
     case "ChatLine":
       return { kind: "chat", nodes: [h("b", {}, `${e.player}: `), e.text] };
+    case "TablePaused": // not a table event: the room's word that the table waits for its database
+      return { kind: "hand", nodes: [t("log.paused")] };
+    case "TableResumed":
+      return { kind: "hand", nodes: [t("log.resumed", { s: Math.round(e.seconds) })] };
     case "HandStarted":
       return { kind: "hand", nodes: [t("log.hand", { n: e.number, game: gameLong(e.game) })] };
     case "Posted":

@@ -7,7 +7,7 @@ import { cardsInline, describe } from "./chat.js";
 import { $, clear, h } from "./dom.js";
 import { gameLong, recordEventType, streetByIndex, streetName } from "./games.js";
 import { chips, dateTime, handName, t } from "./i18n.js";
-import { verifyDeal } from "./sha256.js";
+import { verifyHand } from "./fair.js";
 import { showError } from "./toast.js";
 
 export class HandsWindow {
@@ -75,7 +75,7 @@ export class HandsWindow {
       if (!row) return;
       const detail = await api.hand(row.id);
       if (this.tab !== "previous" || !fair.isConnected) return;
-      fair.replaceWith(fairView(detail, row.id, ts.name));
+      fair.replaceWith(fairView(detail, row.id, ts.name, this.room.announced(ts.name, record.number)));
     } catch (err) {
       showError(err);
     }
@@ -130,7 +130,7 @@ export class HandsWindow {
     this.body.append(
       h("button", { type: "button", class: "link", onclick: () => this.renderMine() }, `← ${t("hist.back")}`),
       h("div", { class: "prev", dataset: { hand: String(data.number) } }, recordView(data.record, data.table)),
-      fairView(data, row.id, data.table));
+      fairView(data, row.id, data.table, this.room.announced(data.table, data.number)));
   }
 }
 
@@ -214,15 +214,23 @@ function actionList(record, names) {
     h("div", { class: "prev-street" }, h("h5", {}, s.title), h("ul", {}, s.items.map((nodes) => h("li", {}, nodes))))));
 }
 
-/** The deal's commitment, the proven cards, the check, and the downloads. */
-function fairView(data, id, table) {
-  const ok = verifyDeal(data.commitment, data.leaves, data.openings);
+/** The deal's commitment, the check (against what this browser saw announced at the deal,
+ *  when it saw it: fair.js), the seeds mixed in, the proven cards, and the downloads. */
+function fairView(data, id, table, announced) {
+  const verdict = verifyHand(data, announced);
+  const seeds = data.deal?.seeds ?? [];
+  const notes = [];
+  if (verdict.ok && !announced?.commitment) notes.push(t("prev.unannounced"));
+  if (verdict.scheme === 1) notes.push(t("prev.oldScheme"));
   return h("section", { class: "fair" },
     h("h4", {}, t("prev.fair")),
-    h("p", { class: `verdict ${ok ? "ok" : "bad"}`, dataset: { verified: String(ok) } },
-      ok ? `✔ ${t("prev.verified")}` : `✘ ${t("prev.notVerified")}`),
+    h("p", { class: `verdict ${verdict.ok ? "ok" : "bad"}`, dataset: { verified: String(verdict.ok) } },
+      verdict.ok ? `✔ ${t("prev.verified")}` : `✘ ${t("prev.notVerified")} ${verdict.reason}`),
+    notes.map((note) => h("p", { class: "muted fair-note" }, note)),
     h("dl", {},
       h("dt", {}, t("prev.commitment")), h("dd", { class: "hash" }, data.commitment),
+      verdict.scheme === 1 ? null : [h("dt", {}, t("prev.seedsTitle")), h("dd", { class: "seeds" },
+        seeds.length ? t("prev.seeds", { seats: seeds.map(([seat]) => seat).join(", ") }) : t("prev.noSeeds"))],
       h("dt", {}, t("prev.openings", { n: data.openings.length })),
       h("dd", { class: "openings" }, [...data.openings].sort((a, b) => a.position - b.position).map((o) =>
         h("span", { class: "opening", title: `salt ${o.salt}` }, `${t("prev.position", { n: o.position + 1 })}: `, cardsInline([o.card]))))),

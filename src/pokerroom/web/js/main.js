@@ -301,6 +301,11 @@ room.on("turn", ({ table, deadline }) => {
   redraw(table);
 });
 room.on("error", (m) => showError(m));
+room.on("paused", ({ table, paused, seconds }) => {
+  // the feed says it too; this is for a player looking elsewhere (another table, a phone)
+  if (paused) toast(`${table}: ${t("log.paused")}`, "error", 8000);
+  else toast(`${table}: ${t("log.resumed", { s: Math.round(seconds) })}`, "ok", 3000);
+});
 room.on("connection", ({ up, again }) => {
   const dot = $("#conn-dot");
   dot.dataset.state = up ? "up" : "down";

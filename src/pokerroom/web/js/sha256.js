@@ -55,11 +55,3 @@ export function sha256(text) {
   }
   return Array.from(hash, (x) => x.toString(16).padStart(8, "0")).join("");
 }
-
-/** The deal proof (server/fairness.py): the leaves hash to the commitment, and each
- *  opened card with its salt hashes to its leaf. */
-export function verifyDeal(commitment, leaves, openings) {
-  if (!Array.isArray(leaves) || sha256(leaves.join("")) !== commitment) return false;
-  return openings.every((o) => Number.isInteger(o.position) && o.position >= 0 && o.position < leaves.length
-    && sha256(String(o.salt) + String(o.card)) === leaves[o.position]);
-}

@@ -4,6 +4,16 @@
 import { api } from "./api.js";
 
 const LOG_SIZE = 400;
+const ANNOUNCED = "pokerroom.announced"; // localStorage: what deals announced (Room.announce)
+
+function announcedDeals() {
+  try {
+    const all = JSON.parse(localStorage.getItem(ANNOUNCED) ?? "{}");
+    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
+  } catch {
+    return {};
+  }
+}
 
 export class TableState {
   constructor(name) {
@@ -186,6 +196,16 @@ export class Room extends EventTarget {
         this.emit("table", { table: m.table, previous: true });
         break;
       }
+      case "table_paused": // the room could not save a write of its chips: it stops until it can
+      case "table_resumed": {
+        const ts = this.tables.get(m.table);
+        if (!ts) break;
+        ts.paused = m.type === "table_paused";
+        this.addLog(ts, { type: m.type === "table_paused" ? "TablePaused" : "TableResumed", seconds: m.paused_for ?? 0 }, {});
+        this.emit("table", { table: m.table });
+        this.emit("paused", { table: m.table, paused: ts.paused, seconds: m.paused_for ?? 0 });
+        break;
+      }
       case "error":
         this.emit("error", m);
         break;
@@ -215,6 +235,35 @@ export class Room extends EventTarget {
     const seatedNow = m.view.seat !== null && m.view.seat !== undefined;
     if (wasSeated !== seatedNow && this.player) this.refreshBalance();
     this.emit("table", { table: m.table });
+  }
+
+  /** Keep what was announced at a deal (its commitment, the seeds mixed in): the hand's
+   *  history is checked against it, not against what the history says (fair.js). The last
+   *  400 deals are kept in localStorage, so a reload still knows them. */
+  announce(table, number, fields) {
+    const all = announcedDeals();
+    const key = `${table}#${number}`;
+    all[key] = { ...all[key], ...fields };
+    const keys = Object.keys(all);
+    for (const old of keys.slice(0, Math.max(0, keys.length - 400))) delete all[old];
+    try {
+      localStorage.setItem(ANNOUNCED, JSON.stringify(all));
+    } catch {
+      // storage full or refused: the check falls back to the history's own commitment
+    }
+  }
+
+  announced(table, number) {
+    return announcedDeals()[`${table}#${number}`] ?? null;
+  }
+
+  /** Our own randomness for the next deal of a table we sit at (docs/protocol.md, "Provably
+   *  fair deals"): 16 random bytes from the browser, naming the commitment announced. */
+  sendSeed(table, commitment) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    const seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    // a seed refused (the deck was dealt meanwhile) costs nothing: no message for it
+    this.socket.request({ type: "seed", table, commitment, seed }).catch(() => {});
   }
 
   askPrevious(ts, number) {
@@ -252,6 +301,11 @@ export class Room extends EventTarget {
       }
       case "DeckCommitted":
         ts.pendingCommitment = e.commitment;
+        this.announce(ts.name, e.number, { commitment: e.commitment });
+        break;
+      case "DeckSeeded":
+        this.announce(ts.name, e.number, { seeds: e.seeds });
+        if (this.player && ts.view?.seats?.some((x) => x.player === this.player)) this.sendSeed(ts.name, e.next_commitment);
         break;
       case "TurnStarted":
         ts.clock = e;
@@ -284,7 +338,7 @@ export class Room extends EventTarget {
       default:
         break;
     }
-    if (e.type !== "TurnStarted" && e.type !== "DeckCommitted") this.addLog(ts, e, names);
+    if (e.type !== "TurnStarted" && e.type !== "DeckCommitted" && e.type !== "DeckSeeded") this.addLog(ts, e, names);
     this.emit("event", { table: m.table, event: e });
   }
 

@@ -1,0 +1,98 @@
+"""The browser's check of a deal (issue 16 item 10) in a real chromium: fair.js refuses each
+attack (a river from position 30 instead of 11, no openings, a commitment made up after the
+hand, a stud reshuffle nobody committed to) and passes honest hands, as the Python verifier
+does; and the previous-hand window checks a history against the commitment this browser
+saw announced at the deal, not the one the history carries."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Browser, Route, expect
+
+from pokerroom.server.fairness import commit, root
+from tests.server.conftest import Server
+from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stored
+from tests.web.conftest import Player, play_hand
+
+CHECK = """([history, announced]) => import('/js/fair.js').then(m => m.verifyHand(history, announced))"""
+
+
+def test_fair_js_refuses_each_attack_and_passes_honest_hands(room: Server, browser: Browser) -> None:
+    p = Player(browser, room.http, "Fairy", "en-US")
+    try:
+        p.page.goto(room.http + "/")
+        for name, (history, seen) in ATTACKS.items():
+            announced = {"commitment": seen["announced"]} if "announced" in seen else None
+            verdict = p.page.evaluate(CHECK, [history, announced])
+            assert verdict["ok"] is False and verdict["reason"], (name, verdict)
+        table, deal = play(HOLDEM, 3, {2: "a-seed-of-two"})
+        seen = {"commitment": deal.commitment, "seeds": [list(x) for x in sorted(deal.seeds.items())]}
+        verdict = p.page.evaluate(CHECK, [served(stored(table, deal), deal, 2), seen])
+        assert verdict["ok"] is True and verdict["proven"] == 2 + 5 + 4, verdict
+        table, deal = play(STUD, 8, {5: "a-seed-of-five"})
+        history = served(stored(table, deal), deal, 5)
+        verdict = p.page.evaluate(CHECK, [history, {"commitment": deal.commitment}])
+        assert verdict["ok"] is True and verdict["proven"] == 49, verdict
+        # the same permutation as Python's
+        assert p.page.evaluate("import('/js/fair.js').then(m => m.permutation('key', 5))") == [2, 3, 1, 4, 0]
+        assert not p.errors, p.errors
+    finally:
+        p.close()
+
+
+def made_up(body: bytes) -> bytes:
+    """The history a server would serve after making up a deck to fit the hand: the same
+    cards, fresh salts, committed in order (the old scheme)."""
+    history = json.loads(body)
+    cards = {o["position"]: o["card"] for o in history["openings"]}
+    deck = [cards.get(i, f"{'23456789TJQKA'[i % 13]}{'cdhs'[i // 13]}") for i in range(52)]
+    fresh = commit(deck)
+    history.pop("deal", None)
+    history["leaves"] = list(fresh.leaves)
+    history["commitment"] = root(fresh.leaves)
+    history["openings"] = [dict(o, salt=fresh.salts[o["position"]]) for o in history["openings"]]
+    return json.dumps(history).encode()
+
+
+def test_the_previous_hand_is_checked_against_the_commitment_announced(
+    room: Server, browser: Browser, tmp_path: Path
+) -> None:
+    ann, boris = Player(browser, room.http, "Fann", "en-US"), Player(browser, room.http, "Fboris", "ru-RU")
+    try:
+        for p in (ann, boris):
+            p.register()
+            p.sit("FL")
+        play_hand([ann, boris], "FL", lambda p, street, verbs: p.click_verb(
+            "FL", "check" if "check" in verbs else "call"))
+        for p, shot in ((ann, "fair-previous-hand.png"), (boris, "fair-previous-hand-ru.png")):
+            p.page.keyboard.press("h")
+            expect(p.page.locator("#dlg-hands .verdict")).to_have_attribute("data-verified", "true")
+            expect(p.page.locator("#dlg-hands .fair .seeds")).to_be_visible()
+            p.page.locator("#dlg-hands .fair").scroll_into_view_if_needed()
+            p.shoot(tmp_path, shot)
+            p.page.set_viewport_size({"width": 390, "height": 844})
+            p.page.locator("#dlg-hands .fair").scroll_into_view_if_needed()
+            p.shoot(tmp_path, shot.replace(".png", "-phone.png"))
+            p.page.set_viewport_size({"width": 1280, "height": 800})
+            p.page.keyboard.press("Escape")
+
+        # the server now serves a history with a deck made up after the hand: on its own it
+        # is consistent (old scheme), but it is not what this browser saw announced
+        def forge(route: Route) -> None:
+            response = route.fetch()
+            route.fulfill(response=response, body=made_up(response.body()))
+
+        ann.page.route("**/api/hands/*", forge)
+        ann.page.keyboard.press("h")
+        verdict = ann.page.locator("#dlg-hands .verdict")
+        expect(verdict).to_have_attribute("data-verified", "false")
+        expect(verdict).to_contain_text("not the one announced at the deal")
+        ann.page.locator("#dlg-hands .fair").scroll_into_view_if_needed()
+        ann.shoot(tmp_path, "fair-made-up-commitment.png")
+        for p in (ann, boris):
+            assert not p.errors, p.errors
+    finally:
+        ann.close()
+        boris.close()
