@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pokerroom.websocket import CONTINUATION, PING, TEXT
@@ -150,9 +151,14 @@ class Outcome:
 
 
 async def under_flood(server: Server, opening: bytes, chunk: bytes, total: int) -> Outcome:
-    """Two players heads-up at NL and an observer pinging the room, then the flood: what
-    it did, how much the server's memory grew meanwhile (its peak over the start), the
-    observer's slowest round trip and the players' timeouts."""
+    """``under_attack`` by a flood of frames (``flood``)."""
+    return await under_attack(server, lambda: flood(server.port, opening, chunk, total))
+
+
+async def under_attack(server: Server, attack: Callable[[], Flood]) -> Outcome:
+    """Two players heads-up at NL and an observer pinging the room, then ``attack`` (run
+    in a thread): what it did, how much the server's memory grew meanwhile (its peak over
+    the start), the observer's slowest round trip and the players' timeouts."""
     assert server.process is not None
     pid = server.process.pid
     ann, bob = (Client(server.http, server.ws, name) for name in ("Ann", "Bob"))
@@ -183,11 +189,11 @@ async def under_flood(server: Server, opening: bytes, chunk: bytes, total: int) 
         before = memory(pid)
         peak = before["VmRSS"]
         hands = len(_hands(ann, "NL"))
-        attack = asyncio.create_task(asyncio.to_thread(flood, server.port, opening, chunk, total))
-        while not attack.done():
+        attacking = asyncio.create_task(asyncio.to_thread(attack))
+        while not attacking.done():
             peak = max(peak, memory(pid)["VmRSS"])
             await asyncio.sleep(0.02)
-        result = attack.result()
+        result = attacking.result()
         after = memory(pid)
         if after["VmHWM"] > before["VmHWM"]:  # a peak between two samples
             peak = max(peak, after["VmHWM"])

@@ -71,7 +71,8 @@ def test_players_see_the_table_paused_and_going_on(browser: Browser, room: Serve
         actor.click_verb("NL", "fold")  # the hand's end must be written: the table pauses
         for p, lang in ((anna, "en"), (boris, "ru")):
             expect(feed(p, PAUSED[lang])).to_have_count(1, timeout=15_000)
-            expect(p.page.locator(".toast").filter(has_text=PAUSED[lang])).to_be_visible()  # seen from anywhere
+            toast = p.page.locator(".toast").filter(has_text=PAUSED[lang])
+            expect(toast).to_be_visible()  # seen from another table, or on a phone
         anna.shoot(tmp_path, "paused-en.png", publish=False)
         boris.shoot(tmp_path, "paused-ru.png", publish=False)
         for p, lang in ((anna, "en"), (boris, "ru")):

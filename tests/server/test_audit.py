@@ -1,0 +1,85 @@
+"""``pokerroom audit --dumping`` (issue 16, item 7): accounts made to feed one main account
+lose to it heads-up, hand after hand; the report names the pairs where chips went mostly
+one way over many hands, with the hands, and leaves alone players who won and lost to each
+other in turn."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pokerroom.server.audit import dumping
+from pokerroom.server.store import Store
+from tests.server.test_store import Database, with_store
+
+HANDS = 25
+
+
+async def _play(store: Store, table: str, a: int, b: int, nets: list[int]) -> list[int]:
+    """Hands heads-up at ``table`` between accounts ``a`` and ``b``: ``a`` wins each net
+    (``b`` the opposite); returns the hands' ids."""
+    await store.buy_in(table, 1, a, 500)
+    await store.buy_in(table, 2, b, 500)
+    stacks, ids = {a: 500, b: 500}, []
+    for number, net in enumerate(nets, 1):
+        hand = await store.start_hand(table, number, "NL 1/2", f"{table}{number:060d}", [(a, 1), (b, 2)])
+        stacks[a] += net
+        stacks[b] -= net
+        await store.finish_hand(hand, table, [(a, net, stacks[a]), (b, -net, stacks[b])], salt="", deck="",
+                                history="{}")
+        ids.append(hand)
+    return ids
+
+
+def test_dumping_names_the_one_way_pairs_with_their_hands(database: Database) -> None:
+    found: dict[str, object] = {}
+
+    async def body(store: Store) -> None:
+        boss = await store.create_account("Boss", "h", 10_000)
+        feeders = [await store.create_account(f"Feeder{k}", "h", 10_000) for k in range(2)]
+        rivals = [await store.create_account(f"Rival{k}", "h", 10_000) for k in range(2)]
+        dumped = []
+        for k, feeder in enumerate(feeders):  # the feeder loses nearly every hand to the boss
+            nets = [15 if h % 8 else -2 for h in range(HANDS)]
+            dumped += await _play(store, f"D{k}", boss.id, feeder.id, nets)
+        # two regulars: as much won as lost, over as many hands
+        await _play(store, "R", rivals[0].id, rivals[1].id, [10 if h % 2 else -10 for h in range(HANDS)])
+        few = await store.create_account("Few", "h", 10_000)  # one way, but too few hands to say
+        await _play(store, "F", boss.id, few.id, [20] * 5)
+        flows = await dumping(store, min_hands=20, share=0.9)
+        found["pairs"] = sorted((f.loser, f.winner) for f in flows)
+        found["hands"] = sorted(h for f in flows for h in f.hands)
+        found["dumped"] = sorted(dumped)
+        found["one_way"] = [round(f.one_way, 3) for f in flows]
+
+    with_store(database, body)
+    assert found["pairs"] == [("Feeder0", "Boss"), ("Feeder1", "Boss")]
+    # the hands listed are those where the feeder lost to the boss (not the few he won)
+    dumped = found["dumped"]
+    assert set(found["hands"]) < set(dumped) and len(found["hands"]) == 2 * (HANDS - 4)
+    assert all(s >= 0.9 for s in found["one_way"])
+
+    url, schema = database
+    command = [sys.executable, "-m", "pokerroom.cli", "audit", "--db", url, "--dumping", "--json"]
+    done = subprocess.run(command + (["--schema", schema] if schema else []), capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["balanced"] is True and report["problems"] == []
+    assert sorted((f["loser"], f["winner"]) for f in report["dumping"]) == found["pairs"]
+
+
+def test_the_audit_command_refuses_bad_arguments_and_databases(tmp_path: Path) -> None:
+    def audit(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pokerroom.cli", "audit", *args], capture_output=True,
+                              text=True, timeout=60)
+
+    for args in (["--share", "2"], ["--min-hands", "0"], ["--db", "nosuch://x"]):
+        done = audit(*args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, (args, done.stderr)
+    not_a_room = tmp_path / "x.db"
+    not_a_room.write_bytes(b"this is not SQLite")
+    done = audit("--db", f"sqlite:///{not_a_room}")
+    assert done.returncode == 2 and "cannot read" in done.stderr and "Traceback" not in done.stderr
