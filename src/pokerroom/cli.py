@@ -846,7 +846,8 @@ def _audit(args: argparse.Namespace) -> int:
             print(f"possible chip dumping: {len(flows)} pair(s)")
             for f in flows:
                 shown = ", ".join(map(str, f.hands[:20])) + (" ..." if len(f.hands) > 20 else "")
-                print(f"  {f.loser} -> {f.winner}: {f.chips} chips ({f.one_way:.0%} one way, back {f.back}) "
+                print(f"  {f.loser} -> {f.winner} [{f.reason}]: {f.chips} chips ({f.one_way:.0%} one way, "
+                      f"back {f.back}) "
                       f"over {f.hands_together} hands together; hands {shown}")
     return 0 if report.balanced else 1
 

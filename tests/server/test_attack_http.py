@@ -26,7 +26,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pokerroom.server.auth import token_hash
-from pokerroom.server.limits import RateLimit
+from pokerroom.server.limits import AddressCount, Proxies, RateLimit, address_key
 from pokerroom.server.room import TokenBucket
 from pokerroom.server.schema import sessions
 from pokerroom.server.store import Store
@@ -300,6 +300,62 @@ def test_guesses_through_a_trusted_proxy_lock_the_account_not_its_owner(proxied:
         # a client cannot claim the owner's address past the proxy: the proxy appends the
         # address it saw, the rightmost untrusted one counts
         assert login(http, "target", PASSWORD, f"{owner}, 198.51.100.201").status_code == 429
+
+
+def test_guesses_at_once_are_counted_before_they_are_checked(room: Room) -> None:
+    """60 wrong logins at once from one address: each was checked against the limit
+    before any had failed, so before the fix all 60 reached the password hash (none got
+    429); now an attempt counts as it begins, and only the first 5 are tried."""
+
+    async def main() -> list[int]:
+        async with httpx.AsyncClient(base_url=room.http, timeout=60,
+                                     limits=httpx.Limits(max_connections=60)) as http:
+            r = await http.post("/api/register", json={"name": "rushed", "password": PASSWORD})
+            assert r.status_code == 200
+            body = {"name": "rushed", "password": "wrong-password"}
+            answers = await asyncio.gather(*(http.post("/api/login", json=body) for _ in range(60)))
+            return [a.status_code for a in answers]
+
+    codes = asyncio.run(main())
+    print(f"60 guesses at once: {codes.count(401)} answered 401, {codes.count(429)} 429")
+    assert codes.count(401) == 5 and codes.count(429) == 55, codes
+
+
+def test_registrations_at_once_are_counted_before_they_are_made(tmp_path: Path,
+                                                                 database: tuple[str, str | None]) -> None:
+    """40 registrations at once from one address: before the fix, 40 accounts (the limit
+    is 10 an hour); now 10."""
+    for room in running(Room(tmp_path, database, registrations=10)):
+        async def main(url: str) -> list[int]:
+            async with httpx.AsyncClient(base_url=url, timeout=60,
+                                         limits=httpx.Limits(max_connections=40)) as http:
+                answers = await asyncio.gather(*(
+                    http.post("/api/register", json={"name": f"rush{i}", "password": PASSWORD})
+                    for i in range(40)
+                ))
+                return [a.status_code for a in answers]
+
+        codes = asyncio.run(main(room.http))
+        print(f"40 registrations at once: {codes.count(200)} accepted")
+        assert codes.count(200) == 10 and codes.count(429) == 30, codes
+
+
+def test_a_client_cannot_pad_forwarded_for_to_choose_its_address() -> None:
+    """Behind a trusted proxy the rightmost address not a proxy's is the client: before,
+    only the header's first 1,024 characters were read, so a client that padded its own
+    entries pushed the proxy's out and picked the address it was limited as."""
+    proxies = Proxies(["10.0.0.1"])
+    for k in range(3):  # the 1,024th character ends an address of the client's choosing
+        padded = "1.1.1.1, " * 113 + f"5.6.7.{k}"
+        assert len(padded) == 1024
+        assert proxies.client("10.0.0.1", f"{padded}, 203.0.113.9") == "203.0.113.9"
+    assert proxies.client("10.0.0.1", "203.0.113.9, 10.0.0.1") == "203.0.113.9"  # a chain of proxies
+    assert proxies.client("198.51.100.1", "203.0.113.9") == "198.51.100.1"  # not a proxy: not believed
+    # IPv6 clients are limited by their /64, the allocation one customer gets
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::7") == "2001:db8:1:2::/64"
+    assert address_key("::ffff:192.0.2.1") == "192.0.2.1" and address_key("192.0.2.1") == "192.0.2.1"
+    count = AddressCount()
+    assert count.add("2001:db8::1", 1) and not count.add("2001:db8::2", 1)
 
 
 def test_unknown_names_take_as_long_as_known_ones(proxied: Room) -> None:

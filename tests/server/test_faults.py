@@ -80,6 +80,9 @@ def test_tables_survive_a_failing_database_and_no_chip_is_made(tmp_path: Path, d
     assert [r for r in outcome["results"] if isinstance(r, BaseException)] == []  # type: ignore[attr-defined]
     injected = {when: log.count(f"injected a database failure {when} the commit")
                 for when in ("before", "after")}
+    print(f"faults: {injected}, writes not confirmed {log.count('was not confirmed')}, pauses "
+          f"{log.count('resumed after')}; hands when failing from {outcome['failing_from']}, when recovered "
+          f"{outcome['recovered_at']}")
     assert injected["before"] >= 1 and injected["after"] >= 1, injected  # both kinds of failure happened
     assert log.count("resumed after") >= 1
 

@@ -308,12 +308,12 @@ def learn_cards(hands: dict[str, list[HandInfo]], players: dict[str, list[Client
                 elif e["type"] == "HoleDealt":
                     assert hand is not None
                     if hand.seat_of(client.name) == e["player"]:
-                        assert e["card"] is not None, (client.name, m)
+                        assert e["card"] is not None, (client.name, m, _context(client, m))
                         hand.dealt.setdefault(e["player"], []).append(e["card"])
                         if not e["face_up"]:
                             hand.down[e["player"]].add(e["card"])
                     elif e["face_up"]:
-                        assert e["card"] is not None, (client.name, m)
+                        assert e["card"] is not None, (client.name, m, _context(client, m))
                     else:
                         assert e["card"] is None, f"{client.name} saw another's card: {m}"
     for table_hands in hands.values():
@@ -326,6 +326,16 @@ def learn_cards(hands: dict[str, list[HandInfo]], players: dict[str, list[Client
                     assert len(hand.down[seat]) == 2 and not hand.up[seat]
                 if seat in hand.shown:
                     assert hand.shown[seat] == data["your_cards"]
+
+
+def _context(client: Client, message: Message) -> list[Any]:
+    """What came before ``message`` on ``client``'s stream (for a failure's report): the
+    welcome of its connection and the messages just before."""
+    at = next(i for i, m in enumerate(client.messages) if m is message)
+    welcome = next((m for m in reversed(client.messages[:at]) if m["type"] == "welcome"), None)
+    before = [(m["type"], m.get("version"), m.get("event", {}).get("type"))
+              for m in client.messages[max(0, at - 12) : at]]
+    return [welcome, *before]
 
 
 def check_histories(hands: dict[str, list[HandInfo]], histories: Any) -> int:

@@ -17,6 +17,26 @@ from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stor
 from tests.web.conftest import Player, play_hand
 
 CHECK = """([history, announced]) => import('/js/fair.js').then(m => m.verifyHand(history, announced))"""
+# Room.dealtAsPromised on a table that sent a seed for hand 7 naming ``commitment``: what it
+# marks for an honest deal (its DeckCommitted, its DeckSeeded with the seed), then for
+# another deck, then for the seed left out
+PROMISES = """([commitment, seeds]) => import('/js/store.js').then(({ Room }) => {
+  const marks = [];
+  const room = { announce: (table, number, fields) => marks.push(fields.broken) };
+  const check = (promise, e) => {
+    const ts = { name: "T", promised: promise };
+    const before = marks.length;
+    Room.prototype.dealtAsPromised.call(room, ts, { number: 7, ...e });
+    return marks.length > before ? marks[marks.length - 1] : null;
+  };
+  const mine = seeds.length ? seeds[0][1] : "none";
+  return [
+    check({ number: 7, commitment, seed: mine }, { type: "DeckCommitted", commitment }),
+    check({ number: 7, commitment, seed: mine }, { type: "DeckSeeded", seeds }),
+    check({ number: 7, commitment, seed: mine }, { type: "DeckCommitted", commitment: "0".repeat(64) }),
+    check({ number: 7, commitment, seed: "not-sent-in" }, { type: "DeckSeeded", seeds }),
+  ];
+})"""
 
 
 def test_fair_js_refuses_each_attack_and_passes_honest_hands(room: Server, browser: Browser) -> None:
@@ -37,6 +57,15 @@ def test_fair_js_refuses_each_attack_and_passes_honest_hands(room: Server, brows
         assert verdict["ok"] is True and verdict["proven"] == 49, verdict
         # the same permutation as Python's
         assert p.page.evaluate("import('/js/fair.js').then(m => m.permutation('key', 5))") == [2, 3, 1, 4, 0]
+        # a deal other than the one this browser's seed was sent for, or without its seed
+        # (seen live: store.js), fails the honest-looking history
+        broken = p.page.evaluate(PROMISES, [deal.commitment, [list(x) for x in sorted(deal.seeds.items())]])
+        assert broken[:2] == [None, None], broken  # the honest deal
+        assert broken[2].startswith("the deck dealt is not the one announced"), broken
+        assert broken[3].startswith("the seed this browser sent"), broken
+        seen = {"commitment": deal.commitment, "broken": "a broken promise"}
+        verdict = p.page.evaluate(CHECK, [history, seen])
+        assert verdict["ok"] is False and verdict["reason"] == "a broken promise", verdict
         assert not p.errors, p.errors
     finally:
         p.close()

@@ -28,7 +28,7 @@ from starlette.types import Receive, Scope, Send
 from pokerroom.server.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
 from pokerroom.server.gate import Gate
 from pokerroom.server.histories import stored_text
-from pokerroom.server.limits import AddressCount, Limits
+from pokerroom.server.limits import AddressCount, Limits, address_key
 from pokerroom.server.room import Room
 from pokerroom.server.rooms import RoomConfig
 from pokerroom.server.store import Account, Store
@@ -179,7 +179,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             raise AuthError("bad_content_type", "send JSON (Content-Type: application/json)", 415)
         origin, host = headers.get("origin"), headers.get("host", "")
         fetch_site = headers.get("sec-fetch-site")
-        if fetch_site == "same-origin" or (origin and urlsplit(origin).netloc.lower() == host.lower()):
+        if fetch_site == "same-origin" or (origin and _netloc(origin) == host.lower()):
             return
         raise AuthError("cross_site", "requests from pages of other sites are refused", 403)
 
@@ -190,7 +190,8 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         return account
 
     def client_of(request: Request) -> str:
-        return request.client.host if request.client else "?"
+        """The address the limits count (IPv6 by its /64)."""
+        return address_key(request.client.host) if request.client else "?"
 
     def signed_in(request: Request, account: Account, token: str) -> JSONResponse:
         response = JSONResponse({"name": account.name, "balance": account.balance, "token": token})
@@ -295,6 +296,14 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
 
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app
+
+
+def _netloc(url: str) -> str | None:
+    """The host (and port) of ``url``, lower case; None when it is not a URL."""
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:  # 'http://[' and the like
+        return None
 
 
 def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:

@@ -19,7 +19,9 @@ together where the chips went mostly one way, with those hands.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -49,16 +51,34 @@ class Report:
 async def audit(store: Store) -> Report:
     """Check the database of ``store``; ``balanced`` is False and ``problems`` says where,
     when anything does not add up."""
-    async with store.engine.connect() as conn:
+    async with snapshot(store) as conn:
         problems = await _problems(conn)
         count = int(await conn.scalar(select(func.count()).select_from(accounts)) or 0)
         hand_count = int(await conn.scalar(select(func.count()).select_from(hands)) or 0)
-    totals = await store.totals()
+        totals = await store.totals(within=conn)
     granted, balances, at_seats = totals["granted"], totals["balances"], totals["seats"]
     if balances + at_seats != granted:
         problems.append({"kind": "room_total", "granted": granted, "balances": balances, "seats": at_seats,
                          "created": balances + at_seats - granted})
     return Report(not problems, count, hand_count, granted, balances, at_seats, problems)
+
+
+@contextlib.asynccontextmanager
+async def snapshot(store: Store) -> AsyncIterator[AsyncConnection]:
+    """A connection whose reads all see the database as of one moment, so that a room
+    playing meanwhile does not make books and seats seem to disagree: a read-only
+    REPEATABLE READ transaction on PostgreSQL, an explicit one on SQLite (WAL: its first
+    read fixes what it sees)."""
+    async with store.engine.connect() as conn:
+        if store.sqlite:
+            await conn.exec_driver_sql("BEGIN")
+        else:
+            conn = await conn.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+            await conn.begin()
+        try:
+            yield conn
+        finally:
+            await conn.rollback()
 
 
 async def _problems(conn: AsyncConnection) -> list[dict[str, Any]]:
@@ -126,6 +146,9 @@ class Flow:
     back: int  # from winner to loser
     hands_together: int
     hands: list[int]  # the hands in which chips went from loser to winner
+    # 'one_way': over many hands; 'funnel': one of several accounts that each lost most of
+    # what the bank gave them to this winner, in however few hands
+    reason: str = "one_way"
 
     @property
     def one_way(self) -> float:
@@ -133,11 +156,18 @@ class Flow:
         return self.chips / total if total else 0.0
 
 
-async def dumping(store: Store, min_hands: int = 20, share: float = 0.9, min_chips: int = 1) -> list[Flow]:
-    """Pairs of accounts that played at least ``min_hands`` hands together in which at
-    least ``share`` of the chips that passed between them went one way (at least
-    ``min_chips``), the largest flows first. A hand's losses are shared among its winners
-    in proportion to what each won."""
+async def dumping(
+    store: Store, min_hands: int = 20, share: float = 0.9, min_chips: int = 1, funnel: int = 3
+) -> list[Flow]:
+    """Pairs of accounts between which chips went one way, the largest flows first:
+
+    - ``one_way``: they played at least ``min_hands`` hands together and at least
+      ``share`` of the chips that passed between them went one way (at least ``min_chips``);
+    - ``funnel``: at least ``funnel`` accounts each lost at least half of what the bank
+      gave it, and ``share`` of all it lost, to one winner, in however few hands (new
+      accounts made to be lost heads-up to a main one, the issue's attack).
+
+    A hand's losses are shared among its winners in proportion to what each won."""
     by_hand: dict[int, list[tuple[int, int]]] = defaultdict(list)
     async with store.engine.connect() as conn:
         names = {row.id: row.name for row in await conn.execute(select(accounts.c.id, accounts.c.name))}
@@ -148,6 +178,14 @@ async def dumping(store: Store, min_hands: int = 20, share: float = 0.9, min_chi
         )
         for row in rows:
             by_hand[int(row.hand_id)].append((int(row.account_id), int(row.net)))
+        granted = {
+            int(row.account_id): int(row.total)
+            for row in await conn.execute(
+                select(ledger.c.account_id, func.sum(ledger.c.amount).label("total"))
+                .where(ledger.c.book.like("balance:%"), ledger.c.kind.in_(("grant", "topup")))
+                .group_by(ledger.c.account_id)
+            )
+        }
     flow: dict[tuple[int, int], float] = defaultdict(float)
     flow_hands: dict[tuple[int, int], list[int]] = defaultdict(list)
     together: dict[tuple[int, int], int] = defaultdict(int)
@@ -159,13 +197,20 @@ async def dumping(store: Store, min_hands: int = 20, share: float = 0.9, min_chi
         won = sum(n for _, n in nets if n > 0)
         if won <= 0:
             continue
-        for loser, lost in nets:
-            if lost >= 0:
+        for loser, net in nets:
+            if net >= 0:
                 continue
             for winner, gain in nets:
                 if gain > 0:
-                    flow[(loser, winner)] += -lost * gain / won
+                    flow[(loser, winner)] += -net * gain / won
                     flow_hands[(loser, winner)].append(hand_id)
+    lost: dict[int, float] = defaultdict(float)
+    for (loser, _), chips in flow.items():
+        lost[loser] += chips
+    fed: dict[int, set[int]] = defaultdict(set)  # winner -> accounts that lost their grants to him
+    for (loser, winner), chips in flow.items():
+        if chips >= granted.get(loser, 0) / 2 > 0 and chips >= share * lost[loser]:
+            fed[winner].add(loser)
     found: list[Flow] = []
     for (loser, winner), chips in flow.items():
         pair = (min(loser, winner), max(loser, winner))
@@ -173,6 +218,9 @@ async def dumping(store: Store, min_hands: int = 20, share: float = 0.9, min_chi
         item = Flow(names.get(loser, str(loser)), names.get(winner, str(winner)), round(chips), round(back),
                     together[pair], sorted(flow_hands[(loser, winner)]))
         if item.hands_together >= min_hands and item.chips >= min_chips and item.one_way >= share:
+            found.append(item)
+        elif len(fed[winner]) >= funnel and loser in fed[winner]:
+            item.reason = "funnel"
             found.append(item)
     found.sort(key=lambda f: -f.chips)
     return found

@@ -126,12 +126,18 @@ class Accounts:
         if self.registrations.blocked(client):
             message = "too many new accounts from your address: try later"
             raise AuthError("too_many_registrations", message, 429)
-        digest = await asyncio.to_thread(_HASHER.hash, password)
+        # counted now, before the waits, so that requests at once are counted (the accounts
+        # made and their chips are what count: a refused one is taken back)
+        self.registrations.hit(client)
         try:
+            digest = await asyncio.to_thread(_HASHER.hash, password)
             account = await self.store.create_account(name, digest, self.starting_balance)
         except StoreError as e:
+            self.registrations.refund(client)
             raise AuthError(e.code, str(e), 409) from None
-        self.registrations.hit(client)  # the accounts made (and their chips) are what count
+        except BaseException:
+            self.registrations.refund(client)
+            raise
         self.known.add(name.lower(), client)
         return account, await self._session(account)
 
@@ -150,18 +156,26 @@ class Accounts:
             or (self.failed_account.blocked(who) and not self.known.knows(who, client))
         ):
             raise AuthError("too_many_attempts", "too many failed logins: wait a minute", 429)
-        account = await self.store.account_by_name(name)
-        digest = account.password_hash if account is not None else _dummy_hash()
-        ok: bool
+        # counted as failed now, before the waits, so that guesses at once are all counted
+        # (checked before they ran, each would pass); a login that succeeds takes it back
+        counted = ((self.failed_logins, key), (self.failed_from, client), (self.failed_account, who))
+        for limit, k in counted:
+            limit.hit(k)
+        ok = False
         try:
+            account = await self.store.account_by_name(name)
+            digest = account.password_hash if account is not None else _dummy_hash()
             ok = await asyncio.to_thread(_HASHER.verify, digest, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
+        except BaseException:  # not a failed guess: the database could not be read, say
+            for limit, k in counted:
+                limit.refund(k)
+            raise
         if not ok or account is None:
-            self.failed_logins.hit(key)
-            self.failed_from.hit(client)
-            self.failed_account.hit(who)
             raise AuthError("bad_login", "wrong name or password", 401)
+        for limit, k in counted:
+            limit.refund(k)
         self.known.add(who, client)
         return account, await self._session(account)
 

@@ -14,7 +14,8 @@ A deal is verifiable end to end (docs/protocol.md, "Provably fair deals"):
    the order of a stud reshuffle (``Deal.reshuffle``). The seeds are published before the
    first card, with the commitment.
 
-Neither side alone chooses the deck: the server fixed its cards before any seed could be
+The server cannot choose the deck against a player's own seed (the limit: a seat it controls
+could pick its seed last; docs/protocol.md): it fixed its cards before any seed could be
 sent and cannot change them afterwards (the commitment), while a player's seed moves every
 card to a place the server could not foresee; a player cannot aim his seed at any deal
 because he does not know the committed cards (each is hidden behind 128 random bits).

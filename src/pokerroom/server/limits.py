@@ -39,6 +39,20 @@ class Limits:
         object.__setattr__(self, "proxies", Proxies(self.trusted_proxies))
 
 
+def address_key(address: str) -> str:
+    """What a limit per address counts ``address`` as: an IPv4 address itself, an IPv6
+    address as its /64 (one customer's allocation holds 2**64 of them)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:1.2.3.4 is 1.2.3.4
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def network(text: str) -> Network:
     """An address or network (``10.0.0.0/8``); ValueError when it is neither."""
     return ipaddress.ip_network(text.strip(), strict=False)
@@ -66,7 +80,9 @@ class Proxies:
         host = peer or "?"
         if not forwarded_for or not self.trusts(peer):
             return host
-        for entry in reversed(forwarded_for[:1024].split(",")):
+        # from the right: the proxies' own entries; what the client wrote is at the left,
+        # however long (the 16 KiB head bounds the header; at most 32 hops are looked at)
+        for entry in reversed(forwarded_for.rsplit(",", 32)[-32:]):
             entry = entry.strip()
             try:
                 ipaddress.ip_address(entry)
@@ -93,7 +109,9 @@ class AddressCount:
         self._open: dict[str, int] = {}
 
     def add(self, address: str, cap: int) -> bool:
-        """Count one more connection from ``address``; False (nothing counted) at the cap."""
+        """Count one more connection from ``address`` (its /64 for IPv6); False (nothing
+        counted) at the cap."""
+        address = address_key(address)
         n = self._open.get(address, 0)
         if n >= cap:
             return False
@@ -101,6 +119,7 @@ class AddressCount:
         return True
 
     def remove(self, address: str) -> None:
+        address = address_key(address)
         n = self._open.get(address, 0) - 1
         if n > 0:
             self._open[address] = n
@@ -111,7 +130,7 @@ class AddressCount:
         return len(self._open)
 
     def count(self, address: str) -> int:
-        return self._open.get(address, 0)
+        return self._open.get(address_key(address), 0)
 
 
 class RateLimit:
@@ -137,10 +156,18 @@ class RateLimit:
 
     def hit(self, key: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
-        hits = self._hits.pop(key, None) or deque(maxlen=max(1, self.limit))
+        # room past the limit: a refund (``refund``) must find its event still there
+        hits = self._hits.pop(key, None) or deque(maxlen=4 * self.limit + 16)
         self._hits[key] = hits  # now the most recently hit
         hits.append(now)
         self._prune(now)
+
+    def refund(self, key: str) -> None:
+        """Take back the latest event of ``key`` (an attempt counted before its outcome was
+        known, which turned out not to count)."""
+        hits = self._hits.get(key)
+        if hits:
+            hits.pop()
 
     def clear(self, key: str) -> None:
         self._hits.pop(key, None)

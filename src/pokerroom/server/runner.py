@@ -53,6 +53,7 @@ _encode_history = json.JSONEncoder(separators=(",", ":"), check_circular=False).
 _LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
 CHAT_LINES, CHAT_SECONDS = 5, 10.0  # a player's chat at a table: at most so many lines in so long
 PAUSE_RETRY = (0.05, 2.0)  # seconds between tries of a write not confirmed: the first, the longest
+PAUSE_ALERT = 60.0  # seconds paused after which the log says so as an error
 # what a paused table still takes (queued until it resumes); other commands are refused
 _WHILE_PAUSED = (p.Subscribe, p.Unsubscribe, p.PreviousHand)
 
@@ -143,7 +144,7 @@ class TableRunner:
         self._summary_at = 0.0
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
         self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
-        self._paused_for = 0.0  # seconds paused that the table's clocks have not been moved on by
+        self._resumed: list[AnyEvent] = []  # what the table said when its clocks moved on, not sent yet
 
     # ------------------------------------------------------------------ outside
 
@@ -205,6 +206,9 @@ class TableRunner:
                             timer.cancel()
                 else:  # due now: still let the other tasks run first
                     await asyncio.sleep(0)
+            if self._resumed:  # before any command: the turn's new deadline first
+                with contextlib.suppress(Exception):
+                    await self._after_pause()
             if self.inbox:
                 conn, message, done = self.inbox.popleft()
                 try:
@@ -226,7 +230,7 @@ class TableRunner:
                     if not done.done():
                         done.set_result(None)
             try:
-                if self._paused_for:
+                if self._resumed:
                     await self._after_pause()
                 now = time.time()
                 if self._due(now):  # not after most commands: then no coroutine for the clock
@@ -494,7 +498,7 @@ class TableRunner:
         writes nothing) until the database answers; then it resumes where it was, every
         clock moved on by the pause (``_after_pause``)."""
         started: float | None = None  # when it paused
-        delay = PAUSE_RETRY[0]
+        delay, alerted = PAUSE_RETRY[0], False
         try:
             while True:
                 try:
@@ -512,18 +516,23 @@ class TableRunner:
                     ))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, PAUSE_RETRY[1])
+                if not alerted and time.time() - started > PAUSE_ALERT:  # for the operator's eyes
+                    alerted = True
+                    log.error("table %s: paused for over %g s: %s is still not confirmed", self.name,
+                              PAUSE_ALERT, what)
         finally:
             if started is not None:
                 self.paused = None
                 paused_for = time.time() - started
-                self._paused_for += paused_for
+                self._resumed += self.table.resume(paused_for)  # its clocks move on now, said soon
                 self._broadcast(p.TableResumed(table=self.name, paused_for=round(paused_for, 3)))
                 log.warning("table %s: resumed after %.1f s", self.name, paused_for)
 
     async def _after_pause(self) -> None:
-        """Move the table's clocks on by the time it was paused, and say so."""
-        paused_for, self._paused_for = self._paused_for, 0.0
-        await self._publish(self.table.resume(paused_for))
+        """Say that the table's clocks moved on by the time it was paused (the turn that
+        was running, with its new deadline)."""
+        events, self._resumed = self._resumed, []
+        await self._publish(events)
 
     def _broadcast(self, message: BaseModel) -> None:
         text = message.model_dump_json()

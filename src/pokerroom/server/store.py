@@ -743,19 +743,22 @@ class Store:
 
     # ------------------------------------------------------------------ audits
 
-    async def totals(self) -> dict[str, int]:
-        """Chips on balances, at seats, and granted; balances + seats == granted."""
+    async def totals(self, within: AsyncConnection | None = None) -> dict[str, int]:
+        """Chips on balances, at seats, and granted; balances + seats == granted. Read on
+        ``within`` (in its snapshot) when given."""
+        if within is not None:
+            return await _totals(within)
         async with self.engine.connect() as conn:
-            balances = int(await conn.scalar(select(func.coalesce(func.sum(accounts.c.balance), 0))) or 0)
-            at_seats = int(await conn.scalar(select(func.coalesce(func.sum(seats.c.stack), 0))) or 0)
-            granted = -int(
-                await conn.scalar(
-                    select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.book == "bank")
-                )
-                or 0
-            )
-            entries = int(await conn.scalar(select(func.coalesce(func.sum(ledger.c.amount), 0))) or 0)
-        return {"balances": balances, "seats": at_seats, "granted": granted, "ledger_sum": entries}
+            return await _totals(conn)
+
+
+async def _totals(conn: AsyncConnection) -> dict[str, int]:
+    balances = int(await conn.scalar(select(func.coalesce(func.sum(accounts.c.balance), 0))) or 0)
+    at_seats = int(await conn.scalar(select(func.coalesce(func.sum(seats.c.stack), 0))) or 0)
+    bank = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.book == "bank")
+    granted = -int(await conn.scalar(bank) or 0)
+    entries = int(await conn.scalar(select(func.coalesce(func.sum(ledger.c.amount), 0))) or 0)
+    return {"balances": balances, "seats": at_seats, "granted": granted, "ledger_sum": entries}
 
 
 @dataclass

@@ -117,7 +117,8 @@ function studStreets(seats, events, pos, key) {
 }
 
 /** The proof of a hand (fairness.verify_history): {ok, reason, scheme, proven, seeds}.
- *  announced: {commitment, seeds} this browser saw at the deal, or null. */
+ *  announced: what this browser saw at the deal, or null: {commitment, seeds}, and
+ *  ``broken`` when the deal was not the one its seed was sent for (store.js). */
 export function verifyHand(history, announced) {
   const scheme = history?.deal?.scheme ?? 1;
   try {
@@ -135,6 +136,7 @@ function check(history, scheme, announced) {
   if (announced?.commitment && announced.commitment !== commitment) {
     throw new Unproven("the history's commitment is not the one announced at the deal");
   }
+  if (announced?.broken) throw new Unproven(announced.broken); // seen at the deal (Room.sendSeed)
   if (!Array.isArray(leaves) || leaves.length !== 52 || new Set(leaves).size !== 52) {
     throw new Unproven("the history does not list 52 distinct leaves");
   }

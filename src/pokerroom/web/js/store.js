@@ -108,6 +108,7 @@ export class Room extends EventTarget {
   }
 
   sendSubscribe(ts) {
+    ts.promised = null; // a room that restarted deals on from other decks
     if (ts.version !== null) {
       // the events missed while away (chat, log, the end of a hand), then a fresh view
       this.socket.send({ type: "subscribe", table: ts.name, since: ts.version, snapshots: true });
@@ -259,11 +260,32 @@ export class Room extends EventTarget {
 
   /** Our own randomness for the next deal of a table we sit at (docs/protocol.md, "Provably
    *  fair deals"): 16 random bytes from the browser, naming the commitment announced. */
-  sendSeed(table, commitment) {
+  sendSeed(ts, number, commitment) {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     const seed = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    // a seed refused (the deck was dealt meanwhile) costs nothing: no message for it
-    this.socket.request({ type: "seed", table, commitment, seed }).catch(() => {});
+    // hand ``number`` must be dealt from ``commitment``, with this seed in it once the room
+    // took it: checked at its deal (``dealtAsPromised``); a seed refused (the deck was
+    // dealt meanwhile) costs nothing
+    ts.promised = { number, commitment, seed: null };
+    this.socket.request({ type: "seed", table: ts.name, commitment, seed })
+      .then(() => {
+        if (ts.promised?.number === number) ts.promised.seed = seed;
+      })
+      .catch(() => {});
+  }
+
+  /** At a deal: was it the deck announced a hand before, with our seed in it? If not, the
+   *  hand's proof fails (fair.js), whatever its history says. */
+  dealtAsPromised(ts, e) {
+    const promise = ts.promised;
+    if (!promise || promise.number !== e.number) return;
+    let broken = null;
+    if (e.type === "DeckCommitted" && e.commitment !== promise.commitment) {
+      broken = "the deck dealt is not the one announced a hand before, for the players' seeds";
+    } else if (e.type === "DeckSeeded" && promise.seed && !e.seeds.some((pair) => pair[1] === promise.seed)) {
+      broken = "the seed this browser sent, and the room took, was not mixed into the deal";
+    }
+    if (broken) this.announce(ts.name, e.number, { broken });
   }
 
   askPrevious(ts, number) {
@@ -300,12 +322,16 @@ export class Room extends EventTarget {
         break;
       }
       case "DeckCommitted":
+        this.dealtAsPromised(ts, e);
         ts.pendingCommitment = e.commitment;
         this.announce(ts.name, e.number, { commitment: e.commitment });
         break;
       case "DeckSeeded":
         this.announce(ts.name, e.number, { seeds: e.seeds });
-        if (this.player && ts.view?.seats?.some((x) => x.player === this.player)) this.sendSeed(ts.name, e.next_commitment);
+        this.dealtAsPromised(ts, e);
+        if (this.player && ts.view?.seats?.some((x) => x.player === this.player)) {
+          this.sendSeed(ts, e.number + 1, e.next_commitment);
+        }
         break;
       case "TurnStarted":
         ts.clock = e;
