@@ -142,6 +142,7 @@ class TableRunner:
         self.task: asyncio.Task[None] | None = None
         self._summary: dict[str, Any] | None = None  # the lobby line, while it holds
         self._summary_at = 0.0
+        self._dealt_to: dict[int, str] = {}  # seat -> player, of the hand being played or the last
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
         self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
         self._resumed: list[AnyEvent] = []  # what the table said when its clocks moved on, not sent yet
@@ -436,12 +437,15 @@ class TableRunner:
         public: list[str] = []  # the items as everybody else sees them
         own: dict[str, list[str]] = {}  # owner -> his items, where they differ
         turn_started = lobby_changed = False
+        dealt = self._dealt_to  # seat -> the player dealt in there, in the hand of these events
         for e in out:
             self.version += 1
             version = self.version
             kind = type(e)
             if kind is TurnStarted:
                 turn_started = True
+            elif kind is HandStarted and table.plan is not None:
+                dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
             elif kind.__name__ in _LOBBY_EVENTS:
                 lobby_changed = True
             who = audience(e) if kind.__module__ == _CORE_EVENTS else None
@@ -452,7 +456,9 @@ class TableRunner:
                 for items in own.values():
                     items.append(item)
                 continue
-            owner = table.seats[who].player if who in table.seats else None
+            # the player dealt in at that seat: he may have left by the end of these events
+            # (a leaving player folds and goes when the hand ends) and still sees his cards
+            owner = dealt.get(who) or (table.seats[who].player if who in table.seats else None)
             hidden, mine = event_item(version, redact(e)), event_item(version, e)
             # a seat left empty: nobody may see the card
             self.log.add(Entry(version, hidden, NOBODY if owner is None else owner, mine))
