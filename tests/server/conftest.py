@@ -109,9 +109,10 @@ class Server:
 
     def __init__(
         self, tmp_path: Path, database: tuple[str, str | None], action_time: float = 2.0,
-        env: dict[str, str] | None = None,
+        env: dict[str, str] | None = None, flags: tuple[str, ...] = (),
     ) -> None:
         self.database = database
+        self.flags = flags  # more `pokerroom serve` options
         self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.config = tmp_path / "room.toml"
@@ -130,7 +131,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> None:
         url, schema = self.database
         command = [sys.executable, "-m", "pokerroom.cli", "serve", "--port", str(self.port), "--db", url,
-                   "--config", str(self.config)]
+                   "--config", str(self.config), *self.flags]
         if schema:
             command += ["--schema", schema]
         with self.log.open("ab") as log:
@@ -164,15 +165,19 @@ class Server:
         return text if "Traceback" in text else ""
 
 
+def serving(server: Server) -> Iterator[Server]:
+    """Start ``server``, hand it over, stop it; then it must have logged no traceback."""
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert not server.errors(), server.errors()
+
+
 @pytest.fixture
 def server(tmp_path: Path, database: tuple[str, str | None]) -> Iterator[Server]:
-    s = Server(tmp_path, database)
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-    assert not s.errors(), s.errors()
+    yield from serving(Server(tmp_path, database))
 
 
 def run(coro: object) -> object:

@@ -11,8 +11,6 @@ import asyncio
 import select
 import socket
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +29,7 @@ from pokerroom.server.room import TokenBucket
 from pokerroom.server.schema import sessions
 from pokerroom.server.store import Store
 from tests.server.client import PASSWORD, Client
-from tests.server.conftest import TEST_ROOM, Server
+from tests.server.conftest import TEST_ROOM, Server, serving
 
 MiB = 1 << 20
 
@@ -42,31 +40,10 @@ class Room(Server):
     def __init__(
         self, tmp_path: Path, database: tuple[str, str | None], *flags: str, registrations: int = 1000
     ) -> None:
-        super().__init__(tmp_path, database)
-        self.flags = flags
+        super().__init__(tmp_path, database, flags=flags)
         text = TEST_ROOM.format(action_time=2.0)
         setting = f"[room]\nregistrations_per_hour = {registrations}\n"
         self.config.write_text(text.replace("[room]\n", setting, 1))
-
-    def start(self, timeout: float = 30.0) -> None:
-        url, schema = self.database
-        command = [sys.executable, "-m", "pokerroom.cli", "serve", "--port", str(self.port), "--db", url,
-                   "--config", str(self.config), *self.flags]
-        if schema:
-            command += ["--schema", schema]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited: {self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.http}/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"the server did not become ready: {self.log.read_text()[-3000:]}")
 
     def rss(self) -> int:
         """The server's resident memory in bytes (/proc)."""
@@ -77,24 +54,15 @@ class Room(Server):
         raise AssertionError("no VmRSS")
 
 
-def running(room: Room) -> Iterator[Room]:
-    room.start()
-    try:
-        yield room
-    finally:
-        room.stop()
-    assert not room.errors(), room.errors()
-
-
 @pytest.fixture
 def room(tmp_path: Path, database: tuple[str, str | None]) -> Iterator[Room]:
-    yield from running(Room(tmp_path, database))
+    yield from serving(Room(tmp_path, database))
 
 
 @pytest.fixture
 def proxied(tmp_path: Path, database: tuple[str, str | None]) -> Iterator[Room]:
     """A room behind a proxy on 127.0.0.1 that it trusts (its X-Forwarded-For counts)."""
-    yield from running(Room(tmp_path, database, "--trusted-proxy", "127.0.0.1"))
+    yield from serving(Room(tmp_path, database, "--trusted-proxy", "127.0.0.1"))
 
 
 def raw(port: int, timeout: float = 10.0) -> socket.socket:
@@ -325,7 +293,7 @@ def test_registrations_at_once_are_counted_before_they_are_made(tmp_path: Path,
                                                                  database: tuple[str, str | None]) -> None:
     """40 registrations at once from one address: before the fix, 40 accounts (the limit
     is 10 an hour); now 10."""
-    for room in running(Room(tmp_path, database, registrations=10)):
+    for room in serving(Room(tmp_path, database, registrations=10)):
         async def main(url: str) -> list[int]:
             async with httpx.AsyncClient(base_url=url, timeout=60,
                                          limits=httpx.Limits(max_connections=40)) as http:
@@ -411,7 +379,7 @@ def test_the_limiter_tables_are_bounded() -> None:
 def test_registrations_per_address_are_limited(tmp_path: Path, database: tuple[str, str | None]) -> None:
     """20 accounts from one address in a second: before, all 20 got their 10,000 chips;
     now the room's default of 10 an hour holds."""
-    for room in running(Room(tmp_path, database, registrations=10)):
+    for room in serving(Room(tmp_path, database, registrations=10)):
         with httpx.Client(base_url=room.http) as http:
             codes = [
                 http.post("/api/register", json={"name": f"farm{i}", "password": PASSWORD}).status_code
@@ -561,7 +529,7 @@ def test_the_cookie_is_secure_over_https(tmp_path: Path, database: tuple[str, st
     """Before: no ``Secure`` on the session cookie whatever the scheme. Now with
     ``--https``, or when a trusted proxy says ``X-Forwarded-Proto: https``; not over
     plain HTTP (a browser would drop it), and an untrusted peer cannot claim HTTPS."""
-    for room in running(Room(tmp_path, database, "--trusted-proxy", "127.0.0.1")):
+    for room in serving(Room(tmp_path, database, "--trusted-proxy", "127.0.0.1")):
         with httpx.Client(base_url=room.http) as http:
             plain = http.post("/api/register", json={"name": "plain", "password": PASSWORD})
             tls = http.post("/api/register", json={"name": "tls", "password": PASSWORD},
@@ -570,13 +538,13 @@ def test_the_cookie_is_secure_over_https(tmp_path: Path, database: tuple[str, st
         assert "; secure" in tls.headers["set-cookie"].lower()
     other = tmp_path / "https"
     other.mkdir()
-    for room in running(Room(other, database, "--https")):
+    for room in serving(Room(other, database, "--https")):
         with httpx.Client(base_url=room.http) as http:
             r = http.post("/api/register", json={"name": "https", "password": PASSWORD})
         assert "; secure" in r.headers["set-cookie"].lower()
     third = tmp_path / "untrusted"
     third.mkdir()
-    for room in running(Room(third, database)):
+    for room in serving(Room(third, database)):
         with httpx.Client(base_url=room.http) as http:
             r = http.post("/api/register", json={"name": "claims", "password": PASSWORD},
                           headers={"X-Forwarded-Proto": "https"})

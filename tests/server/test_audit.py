@@ -19,12 +19,15 @@ from tests.server.test_store import Database, with_store
 HANDS = 25
 
 
-async def _play(store: Store, table: str, a: int, b: int, nets: list[int]) -> list[int]:
-    """Hands heads-up at ``table`` between accounts ``a`` and ``b``: ``a`` wins each net
-    (``b`` the opposite); returns the hands' ids."""
-    await store.buy_in(table, 1, a, 500)
-    await store.buy_in(table, 2, b, 500)
-    stacks, ids = {a: 500, b: 500}, []
+async def _play(
+    store: Store, table: str, a: int, b: int, nets: list[int], stack: int = 500, leave: bool = False
+) -> list[int]:
+    """Hands heads-up at ``table`` between accounts ``a`` and ``b``, both bought in for
+    ``stack``: ``a`` wins each net (``b`` the opposite); with ``leave``, both leave after.
+    Returns the hands' ids."""
+    await store.buy_in(table, 1, a, stack)
+    await store.buy_in(table, 2, b, stack)
+    stacks, ids = {a: stack, b: stack}, []
     for number, net in enumerate(nets, 1):
         hand = await store.start_hand(table, number, "NL 1/2", f"{table}{number:060d}", [(a, 1), (b, 2)])
         stacks[a] += net
@@ -32,6 +35,9 @@ async def _play(store: Store, table: str, a: int, b: int, nets: list[int]) -> li
         await store.finish_hand(hand, table, [(a, net, stacks[a]), (b, -net, stacks[b])], salt="", deck="",
                                 history="{}")
         ids.append(hand)
+    if leave:
+        await store.cash_out(table, a, stacks[a])
+        await store.cash_out(table, b, stacks[b])
     return ids
 
 
@@ -131,29 +137,13 @@ def test_dumping_finds_new_accounts_lost_to_one_account_in_a_hand_or_two(databas
         other = await store.create_account("Lucky", "h", 10_000)
         for k in range(4):
             farm = await store.create_account(f"Farm{k}", "h", 10_000)
-            await _deep(store, f"F{k}", boss.id, farm.id, [4_500, 4_500])
+            await _play(store, f"F{k}", boss.id, farm.id, [4_500, 4_500], 10_000, leave=True)
         unlucky = await store.create_account("Unlucky", "h", 10_000)  # lost big, to two people
-        await _deep(store, "U1", boss.id, unlucky.id, [3_000], stack=5_000)
-        await _deep(store, "U2", other.id, unlucky.id, [3_000], stack=5_000)
+        await _play(store, "U1", boss.id, unlucky.id, [3_000], 5_000, leave=True)
+        await _play(store, "U2", other.id, unlucky.id, [3_000], 5_000, leave=True)
         lone = await store.create_account("Lone", "h", 10_000)  # one big loss to Lucky alone
-        await _deep(store, "L", other.id, lone.id, [9_000])
+        await _play(store, "L", other.id, lone.id, [9_000], 10_000, leave=True)
         found.extend((f.loser, f.winner, f.reason) for f in await dumping(store))
 
     with_store(database, body)
     assert sorted(found) == [(f"Farm{k}", "Main", "funnel") for k in range(4)], found
-
-
-async def _deep(store: Store, table: str, a: int, b: int, nets: list[int], stack: int = 10_000) -> None:
-    """``_play`` with stacks of ``stack``, deep enough for ``b`` to lose 9,000, and both
-    leave the table after."""
-    await store.buy_in(table, 1, a, stack)
-    await store.buy_in(table, 2, b, stack)
-    stacks = {a: stack, b: stack}
-    for number, net in enumerate(nets, 1):
-        hand = await store.start_hand(table, number, "NL 1/2", f"{table}{number:060d}", [(a, 1), (b, 2)])
-        stacks[a] += net
-        stacks[b] -= net
-        await store.finish_hand(hand, table, [(a, net, stacks[a]), (b, -net, stacks[b])], salt="", deck="",
-                                history="{}")
-    await store.cash_out(table, a, stacks[a])
-    await store.cash_out(table, b, stacks[b])

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from pokerroom.server import faults
-from tests.server.conftest import Server
+from tests.server.conftest import Server, serving
 from tests.web.conftest import CHROMIUM, Player
 
 PAUSED = {"en": "The table is paused", "ru": "Стол на паузе"}
@@ -44,12 +44,7 @@ def room(tmp_path_factory: pytest.TempPathFactory, switch: Path) -> Iterator[Ser
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30,
                     env={faults.VARIABLE: f"rate=1,seed=3,when={switch}"})
     server.config.write_text(server.config.read_text().replace("pause = 0.05", "pause = 2.0"))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 def test_players_see_the_table_paused_and_going_on(browser: Browser, room: Server, switch: Path,
