@@ -20,6 +20,7 @@ HANDS = 40  # per table
 EVERY_GAME = """
 [room]
 pause = 0.02
+registrations_per_hour = 100
 
 [[table]]
 name = "NL"
