@@ -29,29 +29,9 @@ from pokerroom.server.room import TokenBucket
 from pokerroom.server.schema import sessions
 from pokerroom.server.store import Store
 from tests.server.client import PASSWORD, Client
-from tests.server.conftest import TEST_ROOM, Server, serving
+from tests.server.conftest import Room, serving
 
 MiB = 1 << 20
-
-
-class Room(Server):
-    """A test server with ``pokerroom serve`` flags of its own and a registration limit."""
-
-    def __init__(
-        self, tmp_path: Path, database: tuple[str, str | None], *flags: str, registrations: int = 1000
-    ) -> None:
-        super().__init__(tmp_path, database, flags=flags)
-        text = TEST_ROOM.format(action_time=2.0)
-        setting = f"[room]\nregistrations_per_hour = {registrations}\n"
-        self.config.write_text(text.replace("[room]\n", setting, 1))
-
-    def rss(self) -> int:
-        """The server's resident memory in bytes (/proc)."""
-        assert self.process is not None
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise AssertionError("no VmRSS")
 
 
 @pytest.fixture

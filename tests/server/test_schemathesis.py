@@ -16,7 +16,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 from tests.server.client import PASSWORD
-from tests.server.test_attack_http import Room, running
+from tests.server.conftest import Room, serving
 
 SETTINGS = settings(
     max_examples=40, derandomize=True, deadline=None, database=None,
@@ -26,7 +26,7 @@ SETTINGS = settings(
 
 @pytest.fixture
 def spec_room(tmp_path: Path, database: tuple[str, str | None]) -> Iterator[Room]:
-    yield from running(Room(tmp_path, database))
+    yield from serving(Room(tmp_path, database))
 
 
 def load(room: Room) -> Any:
