@@ -22,7 +22,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests conftest.py setup.py
-	$(BIN)/mypy --strict src/pokerroom/core src/pokerroom/table src/pokerroom/server src/pokerroom/websocket
+	$(BIN)/mypy --strict src/pokerroom
 
 # The browser tests drive Debian's chromium (never `playwright install`, which downloads).
 CHROMIUM := /usr/bin/chromium

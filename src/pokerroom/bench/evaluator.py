@@ -29,6 +29,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import pairwise, starmap
 from typing import Any
 
@@ -57,11 +58,11 @@ def random_hands(rng: np.random.Generator, rows: int, size: int) -> np.ndarray:
 
 def _peers() -> dict[str, Any]:
     try:
-        import eval7
-        import phevaluator
-        import phevaluator.evaluator
+        import eval7  # type: ignore[import-untyped]
+        import phevaluator  # type: ignore[import-untyped]
+        import phevaluator.evaluator  # type: ignore[import-untyped]
         import pokerkit
-        import treys
+        import treys  # type: ignore[import-untyped]
     except ImportError as error:
         raise RuntimeError(
             f"the evaluator benchmark needs the dev extras (pip install -e '.[dev]'): {error}"
@@ -70,6 +71,14 @@ def _peers() -> dict[str, Any]:
         "treys": treys, "eval7": eval7, "phevaluator": phevaluator,
         "phevaluator_raw": phevaluator.evaluator._EVALUATORS, "pokerkit": pokerkit,
     }
+
+
+def _each(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    return list(map(fn, items))
+
+
+def _each_spread(fn: Callable[..., Any], items: Sequence[Sequence[Any]]) -> list[Any]:
+    return list(starmap(fn, items))
 
 
 def _rounds(
@@ -176,8 +185,8 @@ def run(
         small_cards = [tuple(map(pick, r)) for r in small]
         small_ints = [tuple(r) for r in small]
         t, o = _rounds({
-            "evaluate": lambda sc=small_cards: list(map(evaluate, sc)),
-            "phevaluator": lambda si=small_ints: list(starmap(phe.evaluate_cards, si)),
+            "evaluate": partial(_each, evaluate, small_cards),
+            "phevaluator": partial(_each_spread, phe.evaluate_cards, small_ints),
         }, repeats)
         e, p = _row(hands, t["evaluate"]), _row(hands, t["phevaluator"])
         smaller[f"{size}_cards"] = {
@@ -223,9 +232,9 @@ def _batch(
     array[n:] = random_hands(rng, len(array) - n, 7)
     probe = rng.choice(np.arange(n, len(array)), size=min(20_000, len(array) - n), replace=False)
     expected = np.array(ours)
-    arrays = {"int64": array.astype(np.int64), "uint8": array}
+    arrays: dict[str, np.ndarray] = {"int64": array.astype(np.int64), "uint8": array}
     evaluate_batch(arrays["int64"][:1000])  # tables built or loaded before the timing
-    t, out = _rounds({d: lambda a=a: evaluate_batch(a) for d, a in arrays.items()}, repeats)
+    t, out = _rounds({d: partial(evaluate_batch, a) for d, a in arrays.items()}, repeats)
     figures: dict[str, Any] = {}
     for dtype, values in out.items():
         values = np.asarray(values)
