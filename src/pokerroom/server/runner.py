@@ -193,6 +193,11 @@ class TableRunner:
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            if self._resumed:  # a pause ended (in a command or a tick): say so before anything else
+                try:
+                    await self._after_pause()
+                except Exception:
+                    log.exception("table %s: announcing the end of a pause failed", self.name)
             if not self.inbox:  # sleep until a command comes or the clock is due
                 wake = self._wake_at()
                 delay = None if wake is None else wake - time.time()
@@ -207,9 +212,6 @@ class TableRunner:
                             timer.cancel()
                 else:  # due now: still let the other tasks run first
                     await asyncio.sleep(0)
-            if self._resumed:  # before any command: the turn's new deadline first
-                with contextlib.suppress(Exception):
-                    await self._after_pause()
             if self.inbox:
                 conn, message, done = self.inbox.popleft()
                 try:
@@ -231,8 +233,6 @@ class TableRunner:
                     if not done.done():
                         done.set_result(None)
             try:
-                if self._resumed:
-                    await self._after_pause()
                 now = time.time()
                 if self._due(now):  # not after most commands: then no coroutine for the clock
                     await self._tick(now)
