@@ -68,8 +68,9 @@ def test_players_see_the_table_paused_and_going_on(browser: Browser, room: Serve
             expect(feed(p, PAUSED[lang])).to_have_count(1, timeout=15_000)
             toast = p.page.locator(".toast").filter(has_text=PAUSED[lang])
             expect(toast).to_be_visible()  # seen from another table, or on a phone
-        anna.shoot(tmp_path, "paused-en.png", publish=False)
-        boris.shoot(tmp_path, "paused-ru.png", publish=False)
+        for p, lang in ((anna, "en"), (boris, "ru")):
+            p.page.set_viewport_size({"width": 1366, "height": 768})
+            p.shoot(tmp_path, f"paused-{lang}.png", publish=False)
         for p, lang in ((anna, "en"), (boris, "ru")):
             p.page.set_viewport_size({"width": 390, "height": 844})
             p.shoot(tmp_path, f"paused-phone-{lang}.png", publish=False)
