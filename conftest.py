@@ -8,4 +8,4 @@ import os
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
 
 # Alembic's migration scripts run only inside Alembic (the server's start-up runs them).
-collect_ignore_glob = ["src/pokerroom/server/migrations/*"]
+collect_ignore_glob = ["src/pokerroom/store/migrations/*"]

@@ -7,7 +7,7 @@ configures them) and 6 in-process fake players per table. A fake player is a
 does, then reads what it needs: on ``your_turn`` it picks a random legal action (the
 bots' ``random`` strategy) and sends its JSON text, with no think time: the text arrives
 in the next turn of the event loop, as a frame would, and goes through what the
-WebSocket handler (server/ws.py) does with a frame: ``p.CLIENT.validate_json``, then
+WebSocket handler (gateway/ws.py) does with a frame: ``p.CLIENT.validate_json``, then
 ``room.submit``, one command at a time (the next waits for the table to have handled the
 last). It buys in again when it busts, sits in when sat out, and posts when asked.
 
@@ -46,11 +46,11 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.bots.strategies import Turn, strategy
-from pokerroom.server import protocol as p
-from pokerroom.server.room import Room
-from pokerroom.server.rooms import parse_room
-from pokerroom.server.runner import Connection
-from pokerroom.server.store import Store
+from pokerroom import protocol as p
+from pokerroom.worker.room import Room
+from pokerroom.config import parse_room
+from pokerroom.worker.runner import Connection
+from pokerroom.store.store import Store
 
 SEATS = 6
 MIN_BUY_IN, MAX_BUY_IN = 40, 200

@@ -531,8 +531,8 @@ def tune_gc() -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     tune_gc()
-    from pokerroom.server.rooms import ConfigError, load_room
-    from pokerroom.server.store import StoreError, database_url
+    from pokerroom.config import ConfigError, load_room
+    from pokerroom.store.store import StoreError, database_url
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     try:
@@ -545,7 +545,7 @@ def _serve(args: argparse.Namespace) -> int:
     problem = _check_database(database, args.schema)
     if problem:
         args.parser.error(problem)
-    from pokerroom.server.limits import Limits, network
+    from pokerroom.gateway.limits import Limits, network
 
     for proxy in args.trusted_proxy:
         try:
@@ -570,7 +570,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from pokerroom.server.app import create_app, server_config
+    from pokerroom.gateway.app import create_app, server_config
 
     app = create_app(config, database, args.schema, limits)
     server = uvicorn.Server(server_config(app, args.host, args.port))
@@ -675,7 +675,7 @@ def _check_database(database: str, schema: str | None) -> str | None:
     """Open the database and run its migrations before serving; what went wrong, if anything."""
     import asyncio
 
-    from pokerroom.server.store import Store, StoreError
+    from pokerroom.store.store import Store, StoreError
 
     async def check() -> None:
         store = Store(database, schema)
@@ -702,7 +702,7 @@ def _add_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from pokerroom.server.protocol import schema_text
+    from pokerroom.protocol import schema_text
 
     sys.stdout.write(schema_text())
     return 0
@@ -805,8 +805,8 @@ def _add_audit(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _audit(args: argparse.Namespace) -> int:
     import asyncio
 
-    from pokerroom.server.audit import audit, dumping
-    from pokerroom.server.store import Store, StoreError
+    from pokerroom.store.audit import audit, dumping
+    from pokerroom.store.store import Store, StoreError
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     if not 0.5 <= args.share <= 1.0:
@@ -873,7 +873,7 @@ def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 def _verify(args: argparse.Namespace) -> int:
     """``pokerroom verify``: one line, 'verified: ...' or 'NOT verified: ...' (a bad file
     is said so, never a traceback)."""
-    from pokerroom.server.fairness import verify_history
+    from pokerroom.fairness import verify_history
 
     try:
         with open(args.history, encoding="utf-8") as f:

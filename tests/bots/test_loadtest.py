@@ -26,9 +26,9 @@ from pokerroom.bots.loadtest import (
     seed_accounts,
     start_room,
 )
-from pokerroom.server.rooms import load_room
-from pokerroom.server.schema import accounts, ledger
-from pokerroom.server.store import Store, StoreError, balance_book
+from pokerroom.config import load_room
+from pokerroom.store.schema import accounts, ledger
+from pokerroom.store.store import Store, StoreError, balance_book
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG")
 

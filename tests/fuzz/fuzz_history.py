@@ -1,4 +1,4 @@
-"""Fuzz the stored-history reader (pokerroom.server.histories): ``full_history``, which
+"""Fuzz the stored-history reader (pokerroom.histories): ``full_history``, which
 makes a stored hand's JSON whole again when it is read from the database (Store.hand),
 and ``stored_text``, which writes it as a .phh or a PokerStars-style text for a reader
 (GET /api/hands/{id}.phh and .txt), in pure Python (_harness.pure_core).
@@ -23,7 +23,7 @@ import atheris
 
 _harness.pure_core()
 with atheris.instrument_imports(include=["pokerroom"]):
-    from pokerroom.server import histories
+    from pokerroom import histories
 
 
 def readers(history: object) -> list[int | None]:

@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from pokerroom import websocket as ws  # noqa: E402
 from pokerroom.core.cards import FULL_DECK  # noqa: E402
-from pokerroom.server.histories import stored_text  # noqa: E402
+from pokerroom.histories import stored_text  # noqa: E402
 from tests.server.test_stored_history import played_tables, runner_history  # noqa: E402
 
 MASK = b"\x37\xfa\x21\x3d"

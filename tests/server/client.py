@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from pokerroom.server.protocol import SERVER
+from pokerroom.protocol import SERVER
 
 Message = dict[str, Any]
 Predicate = Callable[[Message], bool]

@@ -23,11 +23,11 @@ from sqlalchemy import select as sql_select
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from pokerroom.server.auth import token_hash
-from pokerroom.server.limits import AddressCount, Proxies, RateLimit, address_key
-from pokerroom.server.room import TokenBucket
-from pokerroom.server.schema import sessions
-from pokerroom.server.store import Store
+from pokerroom.gateway.auth import token_hash
+from pokerroom.gateway.limits import AddressCount, Proxies, RateLimit, address_key
+from pokerroom.store.schema import sessions
+from pokerroom.store.store import Store
+from pokerroom.worker.room import TokenBucket
 from tests.server.client import PASSWORD, Client
 from tests.server.conftest import Room, serving
 

@@ -20,8 +20,8 @@ import httpx
 from websockets.asyncio.client import connect
 
 from pokerroom.bots import Tally, crowd
-from pokerroom.server.eventlog import REPLAY_COST, Entry, EventLog
-from pokerroom.server.runner import CHAT_LINES
+from pokerroom.worker.eventlog import REPLAY_COST, Entry, EventLog
+from pokerroom.worker.runner import CHAT_LINES
 from tests.server.client import Client
 from tests.server.conftest import Server, run
 

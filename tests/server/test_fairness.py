@@ -20,9 +20,7 @@ import pytest
 
 from pokerroom.core.cards import Card
 from pokerroom.core.structures import Game
-from pokerroom.server.app import hand_for
-from pokerroom.server.deal import Deal, Dealer
-from pokerroom.server.fairness import (
+from pokerroom.fairness import (
     commit,
     deal_slots,
     mix,
@@ -32,8 +30,10 @@ from pokerroom.server.fairness import (
     verify,
     verify_history,
 )
-from pokerroom.server.histories import full_history, snapshot
+from pokerroom.gateway.app import hand_for
+from pokerroom.histories import full_history, snapshot
 from pokerroom.table import PLAYING, Table, TableConfig, TableError
+from pokerroom.worker.deal import Deal, Dealer
 
 NOON = 1_764_626_400.0
 HOLDEM = Game.no_limit(1, 2)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pokerroom.server.fairness import verify_history
+from pokerroom.fairness import verify_history
 from tests.server.client import Client, is_event, passive_policy
 from tests.server.conftest import Server, run
 

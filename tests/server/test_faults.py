@@ -21,10 +21,10 @@ import httpx
 from sqlalchemy import func, select, update
 
 from pokerroom.bots import Tally, crowd
-from pokerroom.server import faults
-from pokerroom.server.audit import audit as room_audit
-from pokerroom.server.schema import hands, ledger
-from pokerroom.server.store import Store, new_txn
+from pokerroom.store import faults
+from pokerroom.store.audit import audit as room_audit
+from pokerroom.store.schema import hands, ledger
+from pokerroom.store.store import Store, new_txn
 from tests.server.conftest import Server
 from tests.server.test_store import Database, audit, rows, seat_rows, with_store
 
@@ -148,7 +148,7 @@ def test_the_audit_finds_a_table_book_that_does_not_match_its_seat(database: Dat
     async def body(store: Store) -> None:
         ann = await store.create_account("Ann", "h", 1_000)
         await store.buy_in("T", 1, ann.id, 300)
-        from pokerroom.server.schema import seats
+        from pokerroom.store.schema import seats
 
         async with store.engine.begin() as conn:  # 300 chips more on the seat, no ledger entry
             await conn.execute(update(seats).values(stack=600))

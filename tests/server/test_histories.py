@@ -1,4 +1,4 @@
-"""Hand histories (pokerroom.server.histories): PHH that our strict replay plays back to the
+"""Hand histories (pokerroom.histories): PHH that our strict replay plays back to the
 same stacks, PokerStars-style text whose chips add up, and the hiding rules of D6."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pokerroom.core.cards import Card, parse_cards, seeded_deck
 from pokerroom.core.events import Posted
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
-from pokerroom.server.fairness import commit, salt_text
-from pokerroom.server.histories import (
+from pokerroom.fairness import commit, salt_text
+from pokerroom.histories import (
     HistoryError,
     full_history,
     hand_name,

@@ -15,8 +15,8 @@ import pytest
 from pokerroom.core.cards import Card, seeded_deck
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
-from pokerroom.server.app import hand_for
-from pokerroom.server.histories import (
+from pokerroom.gateway.app import hand_for
+from pokerroom.histories import (
     HistoryError,
     StoredHand,
     restore,

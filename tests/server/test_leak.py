@@ -28,7 +28,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from pokerroom.server.fairness import verify
+from pokerroom.fairness import verify
 from tests.server.client import Client, Message, is_event, limit_policy, random_policy
 from tests.server.conftest import Server, run
 

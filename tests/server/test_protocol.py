@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from pokerroom import protocol as p
 from pokerroom.core.cards import FULL_DECK
-from pokerroom.server import protocol as p
-from pokerroom.server.fairness import commit, opening, verify
+from pokerroom.fairness import commit, opening, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,10 +9,10 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from pokerroom import protocol as p
 from pokerroom.core.cards import Card
-from pokerroom.server import protocol as p
-from pokerroom.server.wire import _encoded_item, event_item, event_json, events_text
 from pokerroom.table.events import CardsRevealed, TimedOut
+from pokerroom.wire import _encoded_item, event_item, event_json, events_text
 
 
 def test_D12_show_cards_takes_one_to_seven_distinct_card_indices() -> None:

@@ -1,4 +1,4 @@
-"""The room settings of issue 15 in the TOML config (server/rooms.py): the protection limit
+"""The room settings of issue 15 in the TOML config (config.py): the protection limit
 (D7) and the rathole window (D13) in ``[room]``, missed blinds (D11) and straddles (D10)
 per table; the default room's tables keep the table defaults (all-in protection)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pokerroom.server.rooms import DEFAULT, ConfigError, parse_room
+from pokerroom.config import DEFAULT, ConfigError, parse_room
 from pokerroom.table import TableConfig
 
 TABLE = """

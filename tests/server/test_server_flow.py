@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pokerroom.server.fairness import verify
+from pokerroom.fairness import verify
 from tests.server.client import (
     PASSWORD,
     Client,

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from pokerroom.server.schema import accounts, hand_players, hands, ledger, seats
-from pokerroom.server.store import Store, StoreError
+from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
+from pokerroom.store.store import Store, StoreError
 from tests.server.test_store import audit
 
 

@@ -14,8 +14,8 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Connection, inspect, select
 
-from pokerroom.server.schema import departures, ledger, protection_uses, reveals
-from pokerroom.server.store import MIGRATIONS, Departure, Store
+from pokerroom.store.schema import departures, ledger, protection_uses, reveals
+from pokerroom.store.store import MIGRATIONS, Departure, Store
 from tests.server.test_store import Database, audit, rows, with_store
 
 

@@ -14,18 +14,18 @@ from typing import Any
 
 import pytest
 
+from pokerroom import protocol as p
 from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.events import redact
 from pokerroom.core.hand import Legal
 from pokerroom.core.structures import Game
-from pokerroom.server import protocol as p
-from pokerroom.server.app import hand_for
-from pokerroom.server.fairness import commit, leaves_of, opening, openings_of, salt_text, verify
-from pokerroom.server.histories import full_history, restore, snapshot
-from pokerroom.server.runner import TableRunner, secure_deck
-from pokerroom.server.wire import _encode, event_item, event_json, jsonable, record_json, your_turn_text
+from pokerroom.fairness import commit, leaves_of, opening, openings_of, salt_text, verify
+from pokerroom.gateway.app import hand_for
+from pokerroom.histories import full_history, restore, snapshot
 from pokerroom.table import PLAYING, Stage, Table, TableConfig, TableError
 from pokerroom.table.record import record_hand
+from pokerroom.wire import _encode, event_item, event_json, jsonable, record_json, your_turn_text
+from pokerroom.worker.runner import TableRunner, secure_deck
 
 GAMES = [
     (Game.no_limit(1, 2), 6),

@@ -10,9 +10,9 @@ import time
 import httpx
 from sqlalchemy import update
 
-from pokerroom.server.auth import Accounts, AuthError
-from pokerroom.server.schema import accounts as accounts_table
-from pokerroom.server.store import Store
+from pokerroom.gateway.auth import Accounts, AuthError
+from pokerroom.store.schema import accounts as accounts_table
+from pokerroom.store.store import Store
 from tests.server.conftest import Server
 from tests.server.test_store import Database, audit, with_store
 

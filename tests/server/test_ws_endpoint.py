@@ -1,4 +1,4 @@
-"""The room's /ws endpoint (server/ws.py) through a real room server: which upgrades it
+"""The room's /ws endpoint (gateway/ws.py) through a real room server: which upgrades it
 takes (the path, the Origin, the handshake as uvicorn hands it over) and that nothing a
 client sends with its handshake is lost."""
 
@@ -16,7 +16,7 @@ from uvicorn.server import ServerState
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from pokerroom.server import ws
+from pokerroom.gateway import ws
 from tests.server.conftest import Server
 from tests.test_websocket import KEY, MASK, Echo, Raw, expected_accept, handshake, raw, raw_frame, unframe
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Route, expect
 
-from pokerroom.server.fairness import commit, root
+from pokerroom.fairness import commit, root
 from tests.server.conftest import Server
 from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stored
 from tests.web.conftest import Player, play_hand

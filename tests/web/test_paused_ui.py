@@ -2,7 +2,7 @@
 cannot save a write of its chips, the players see the table paused, in their language,
 and then see it go on with the hand's result when the database answers.
 
-The room's writes are made to fail (POKERROOM_FAULTS, server/faults.py) while a file
+The room's writes are made to fail (POKERROOM_FAULTS, store/faults.py) while a file
 exists; the test creates it, a player folds (the hand's end must be written), and removes
 it again. Screenshots of the paused table (desktop and phone, English and Russian) are
 kept in the test's tmp dir."""
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from pokerroom.server import faults
+from pokerroom.store import faults
 from tests.server.conftest import Server, serving
 from tests.web.conftest import CHROMIUM, Player
 

@@ -1,7 +1,7 @@
 """A small WebSocket (RFC 6455) for the room's hot path, on asyncio protocols: no task,
 no queue and no thread per connection, one ``transport.write`` per message.
 
-The room's server runs one ``ServerProtocol`` per connection on /ws (server/ws.py plugs
+The room's server runs one ``ServerProtocol`` per connection on /ws (gateway/ws.py plugs
 it into uvicorn, which keeps serving HTTP on the same port) and the load-test bots run
 thousands of ``ClientProtocol`` in one process. Both sides share the framing here:
 

@@ -1,4 +1,4 @@
-// The proof of a deal, as server/fairness.py checks it (docs/protocol.md, "Provably fair
+// The proof of a deal, as fairness.py checks it (docs/protocol.md, "Provably fair
 // deals"): the leaves make the commitment announced at the deal, stand in the order the
 // commitment and the players' seeds give, and the player's cards, the board and the cards
 // shown are opened at the places the game's dealing order gives them (burns and the stud

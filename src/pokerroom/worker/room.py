@@ -8,12 +8,12 @@ import logging
 import time
 from typing import Any, Protocol
 
-from pokerroom.server import protocol as p
-from pokerroom.server.auth import Accounts
-from pokerroom.server.rooms import RoomConfig
-from pokerroom.server.runner import Connection, TableRunner
-from pokerroom.server.store import Departure, Store
+from pokerroom import protocol as p
+from pokerroom.config import RoomConfig
+from pokerroom.gateway.auth import Accounts
+from pokerroom.store.store import Departure, Store
 from pokerroom.table.protection import ProtectionLimit
+from pokerroom.worker.runner import Connection, TableRunner
 
 log = logging.getLogger("pokerroom.server")
 
@@ -22,7 +22,7 @@ PURGE_EVERY = 3600.0  # seconds between purges of expired sessions
 
 
 class SessionSocket(Protocol):
-    """A live connection that came in on a session token (server/ws.py's sockets)."""
+    """A live connection that came in on a session token (gateway/ws.py's sockets)."""
 
     def end_session(self) -> None: ...
 

@@ -19,15 +19,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 
+from pokerroom import protocol as p
 from pokerroom.core.events import PotAwarded, audience, redact
-from pokerroom.server import protocol as p
-from pokerroom.server.deal import Deal, Dealer
-from pokerroom.server.deal import secure_deck as secure_deck  # its home was here
-from pokerroom.server.eventlog import NOBODY, REPLAY_COST, Entry, EventLog
-from pokerroom.server.fairness import SCHEME, salt_text
-from pokerroom.server.histories import snapshot
-from pokerroom.server.store import StoreError, new_txn
-from pokerroom.server.wire import event_item, events_text, jsonable, record_json, your_turn_text
+from pokerroom.fairness import SCHEME, salt_text
+from pokerroom.histories import snapshot
+from pokerroom.store.store import StoreError, new_txn
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import (
     AnyEvent,
@@ -39,9 +35,13 @@ from pokerroom.table.events import (
     TurnStarted,
 )
 from pokerroom.table.view import table_view
+from pokerroom.wire import event_item, events_text, jsonable, record_json, your_turn_text
+from pokerroom.worker.deal import Deal, Dealer
+from pokerroom.worker.deal import secure_deck as secure_deck  # its home was here
+from pokerroom.worker.eventlog import NOBODY, REPLAY_COST, Entry, EventLog
 
 if TYPE_CHECKING:
-    from pokerroom.server.room import Room
+    from pokerroom.worker.room import Room
 
 log = logging.getLogger("pokerroom.table")
 _T = TypeVar("_T")
@@ -93,7 +93,7 @@ def _free(cost: float) -> None:
 @dataclass(eq=False)
 class Connection:
     """One client connection: who it is, what it watches, and ``write``, which sends one
-    message's text at once (the transport buffers it; server/ws.py)."""
+    message's text at once (the transport buffers it; gateway/ws.py)."""
 
     player: str | None
     account_id: int | None

@@ -1,5 +1,5 @@
 """Provably fair deals without showing anyone a folded hand (docs/protocol.md, "Provably
-fair deals"; the server's side is server/deal.py).
+fair deals"; the server's side is worker/deal.py).
 
 The deck is committed card by card: each card gets a random salt and a leaf
 ``sha256(salt + card)``. The commitment is the SHA-256 of the 52 leaves (hex) sorted and

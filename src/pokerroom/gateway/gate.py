@@ -17,7 +17,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pokerroom.server.limits import Limits
+from pokerroom.gateway.limits import Limits
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

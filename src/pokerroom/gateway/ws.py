@@ -26,12 +26,12 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from pokerroom import protocol as p
 from pokerroom import websocket as w
-from pokerroom.server import protocol as p
-from pokerroom.server.auth import session_token, token_hash
-from pokerroom.server.limits import AddressCount, Limits
-from pokerroom.server.room import Room, TokenBucket
-from pokerroom.server.runner import Connection
+from pokerroom.gateway.auth import session_token, token_hash
+from pokerroom.gateway.limits import AddressCount, Limits
+from pokerroom.worker.room import Room, TokenBucket
+from pokerroom.worker.runner import Connection
 
 log = logging.getLogger("pokerroom.server")
 PATH = "/ws"

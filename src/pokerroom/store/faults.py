@@ -8,7 +8,7 @@ half of them before the commit (rolled back), half after it (committed, but the 
 hears a failure, as when the connection drops while the commit's answer is on its way).
 Unset, the store makes no ``Faults`` and pays nothing. A real database that fails gives
 the same two cases; the table must come through both without moving a chip twice
-(server/runner.py, ``TableRunner._write``).
+(worker/runner.py, ``TableRunner._write``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The HTTP and WebSocket application (FastAPI on uvicorn).
 
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
-/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws (server/ws.py), see
-protocol.py and docs/protocol.md. Errors are JSON ``{"error": {"code", "message"}}``; no stack trace ever
-reaches a client. Every request passes gate.py first (the client's address, bodies over the
+/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws
+(gateway/ws.py), see protocol.py and docs/protocol.md. Errors are JSON
+``{"error": {"code", "message"}}``; no stack trace ever reaches a client. Every request passes gate.py first (the client's address, bodies over the
 limit, the pages' security headers), and the HTTP protocol (ws.py) bounds heads and slow
 requests.
 """
@@ -25,15 +25,15 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from pokerroom.server.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
-from pokerroom.server.gate import Gate
-from pokerroom.server.histories import stored_text
-from pokerroom.server.limits import AddressCount, Limits, address_key
-from pokerroom.server.room import Room
-from pokerroom.server.rooms import RoomConfig
-from pokerroom.server.store import Account, Store
-from pokerroom.server.ws import http_protocol, socket_class
+from pokerroom.config import RoomConfig
+from pokerroom.gateway.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
+from pokerroom.gateway.gate import Gate
+from pokerroom.gateway.limits import AddressCount, Limits, address_key
+from pokerroom.gateway.ws import http_protocol, socket_class
+from pokerroom.histories import stored_text
+from pokerroom.store.store import Account, Store
 from pokerroom.table.config import buy_in_range
+from pokerroom.worker.room import Room
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -74,7 +74,7 @@ def _body_spec(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
 
 class RoomApp:
     """The room's ASGI application (FastAPI: every HTTP route) and what /ws needs: the
-    WebSocket endpoint is not ASGI (server/ws.py) and reaches the room through ``state``."""
+    WebSocket endpoint is not ASGI (gateway/ws.py) and reaches the room through ``state``."""
 
     def __init__(
         self, config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
@@ -98,7 +98,7 @@ def create_app(
 
 def server_config(app: RoomApp, host: str, port: int) -> Any:
     """uvicorn's settings for the room: HTTP by httptools, and every WebSocket upgrade
-    handed (with any bytes that came after it) to the room's own protocol (server/ws.py:
+    handed (with any bytes that came after it) to the room's own protocol (gateway/ws.py:
     frames up to 64 KiB, no compression, keepalive pings at 20 s +-50% per connection, so
     connections opened together do not all ping in the same instant;
     docs/performance.md)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from alembic import context
 
-from pokerroom.server.schema import metadata
+from pokerroom.store.schema import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - the server always passes its connection
-    raise RuntimeError("run the migrations through pokerroom.server.db.migrate")
+    raise RuntimeError("run the migrations through pokerroom.store.store.Store.migrate")
 context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
 with context.begin_transaction():
     context.run_migrations()

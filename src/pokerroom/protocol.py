@@ -305,7 +305,7 @@ SERVER = TypeAdapter(ServerMessage)
 def schema() -> dict[str, Any]:
     """The JSON schema of both directions (docs/protocol.schema.json)."""
     return {
-        "$comment": f"pokerroom WebSocket protocol {PROTOCOL}, generated from pokerroom.server.protocol",
+        "$comment": f"pokerroom WebSocket protocol {PROTOCOL}, generated from pokerroom.protocol",
         "client": CLIENT.json_schema(),
         "server": SERVER.json_schema(),
     }

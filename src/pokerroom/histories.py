@@ -106,10 +106,10 @@ from pokerroom.core.events import (
 )
 from pokerroom.core.phh import HandHistory, dumps
 from pokerroom.core.structures import Game, Structure
-from pokerroom.server.fairness import leaves_of, openings_of
-from pokerroom.server.wire import record_json
+from pokerroom.fairness import leaves_of, openings_of
 from pokerroom.table.record import FinishedHand as RecordedHand
 from pokerroom.table.record import record_hand
+from pokerroom.wire import record_json
 
 __all__ = [
     "FinishedHand",

@@ -30,7 +30,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from pokerroom.core.cards import FULL_DECK, Card
-from pokerroom.server.fairness import commit, mix, permutation, reshuffle_key
+from pokerroom.fairness import commit, mix, permutation, reshuffle_key
 from pokerroom.table import TableError
 
 SEED = re.compile(r"[0-9A-Za-z_-]{8,64}")  # what a player's seed may be

@@ -31,9 +31,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from pokerroom.server.faults import Faults
-from pokerroom.server.histories import full_history
-from pokerroom.server.schema import (
+from pokerroom.histories import full_history
+from pokerroom.store.faults import Faults
+from pokerroom.store.schema import (
     accounts,
     departures,
     hand_players,

@@ -21,8 +21,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from starlette.requests import cookie_parser
 
-from pokerroom.server.limits import RateLimit
-from pokerroom.server.store import SESSION_IDLE, Account, Store, StoreError
+from pokerroom.gateway.limits import RateLimit
+from pokerroom.store.store import SESSION_IDLE, Account, Store, StoreError
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
 SESSION_SECONDS = 30 * 24 * 3600  # a session ends this long after login, used or not
@@ -102,7 +102,7 @@ def _dummy_hash() -> str:
 def common_passwords() -> frozenset[str]:
     """The passwords registration refuses (common_passwords.txt, shipped with the
     package), lower-cased."""
-    text = resources.files("pokerroom.server").joinpath("common_passwords.txt").read_text(encoding="utf-8")
+    text = resources.files("pokerroom.gateway").joinpath("common_passwords.txt").read_text(encoding="utf-8")
     return frozenset(line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#")
 
 
