@@ -3,9 +3,9 @@
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
 /api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws
 (gateway/ws.py), see protocol.py and docs/protocol.md. Errors are JSON
-``{"error": {"code", "message"}}``; no stack trace ever reaches a client. Every request passes gate.py first (the client's address, bodies over the
-limit, the pages' security headers), and the HTTP protocol (ws.py) bounds heads and slow
-requests.
+``{"error": {"code", "message"}}``; no stack trace ever reaches a client. Every request
+passes gate.py first (the client's address, bodies over the limit, the pages' security
+headers), and the HTTP protocol (ws.py) bounds heads and slow requests.
 """
 
 from __future__ import annotations
