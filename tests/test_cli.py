@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pokerroom.bench.data import shared_phh
-from pokerroom.cli import describe_events, main, play_random_stud_hand, stud_defaults
+from pokerroom.cli import main
+from pokerroom.cli.simulate import describe_events, play_random_stud_hand, stud_defaults
 from pokerroom.core.cards import seeded_deck
 from pokerroom.core.hand import Legal
 from pokerroom.core.phh import HandHistory, dumps, loads, replay
