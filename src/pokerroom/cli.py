@@ -532,7 +532,7 @@ def tune_gc() -> None:
 def _serve(args: argparse.Namespace) -> int:
     tune_gc()
     from pokerroom.config import ConfigError, load_room
-    from pokerroom.store.store import StoreError, database_url
+    from pokerroom.store import StoreError, database_url
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     try:
@@ -675,7 +675,7 @@ def _check_database(database: str, schema: str | None) -> str | None:
     """Open the database and run its migrations before serving; what went wrong, if anything."""
     import asyncio
 
-    from pokerroom.store.store import Store, StoreError
+    from pokerroom.store import Store, StoreError
 
     async def check() -> None:
         store = Store(database, schema)
@@ -805,8 +805,8 @@ def _add_audit(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _audit(args: argparse.Namespace) -> int:
     import asyncio
 
+    from pokerroom.store import Store, StoreError
     from pokerroom.store.audit import audit, dumping
-    from pokerroom.store.store import Store, StoreError
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     if not 0.5 <= args.share <= 1.0:

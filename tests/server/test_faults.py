@@ -21,10 +21,9 @@ import httpx
 from sqlalchemy import func, select, update
 
 from pokerroom.bots import Tally, crowd
-from pokerroom.store import faults
+from pokerroom.store import Store, faults, new_txn
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.schema import hands, ledger
-from pokerroom.store.store import Store, new_txn
 from tests.server.conftest import Server
 from tests.server.test_store import Database, audit, rows, seat_rows, with_store
 

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from pokerroom.store import Store, StoreError, balance_book, table_book
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
-from pokerroom.store.store import Store, StoreError, balance_book, table_book
 
 Database = tuple[str, str | None]
 
