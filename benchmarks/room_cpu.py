@@ -50,7 +50,7 @@ from pokerroom import protocol as p
 from pokerroom.worker.room import Room
 from pokerroom.config import parse_room
 from pokerroom.worker.runner import Connection
-from pokerroom.store.store import Store
+from pokerroom.store import Store
 
 SEATS = 6
 MIN_BUY_IN, MAX_BUY_IN = 40, 200

@@ -27,8 +27,8 @@ from pokerroom.bots.loadtest import (
     start_room,
 )
 from pokerroom.config import load_room
+from pokerroom.store import Store, StoreError, balance_book
 from pokerroom.store.schema import accounts, ledger
-from pokerroom.store.store import Store, StoreError, balance_book
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG")
 

@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pokerroom.store import Store
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.audit import dumping
-from pokerroom.store.store import Store
 from tests.server.test_store import Database, with_store
 
 HANDS = 25

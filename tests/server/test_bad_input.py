@@ -18,7 +18,7 @@ import httpx
 import pytest
 import websockets
 
-from pokerroom.store.store import Store
+from pokerroom.store import Store
 from tests.server.conftest import Server, free_port
 from tests.server.test_crash import PASSWORD, Player, bearer, me, passive, register, until, until_async
 from tests.server.test_store import audit

@@ -21,8 +21,8 @@ import httpx
 import websockets
 from sqlalchemy import select
 
+from pokerroom.store import Store
 from pokerroom.store.schema import hands, ledger
-from pokerroom.store.store import Store
 from tests.server.client import split_events
 from tests.server.conftest import Server
 from tests.server.test_store import audit, rows

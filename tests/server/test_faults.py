@@ -21,10 +21,9 @@ import httpx
 from sqlalchemy import func, select, update
 
 from pokerroom.bots import Tally, crowd
-from pokerroom.store import faults
+from pokerroom.store import Store, faults, new_txn
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.schema import hands, ledger
-from pokerroom.store.store import Store, new_txn
 from tests.server.conftest import Server
 from tests.server.test_store import Database, audit, rows, seat_rows, with_store
 
@@ -110,35 +109,54 @@ def test_tables_survive_a_failing_database_and_no_chip_is_made(tmp_path: Path, d
 def test_a_write_asked_again_after_an_unknown_outcome_moves_chips_once(database: Database) -> None:
     """Each money write, committed, then asked again with ``again=True`` and its key (as a
     table does when the commit's answer was lost): the second finds the first and writes
-    nothing. Asked again when the first was not committed, it writes."""
+    nothing. Asked again when the first was not committed, it writes. (SQLite: its raw
+    path; PostgreSQL: SQLAlchemy's.)"""
+    with_store(database, _asked_again)
 
-    async def body(store: Store) -> None:
-        ann = await store.create_account("Ann", "h", 1_000)
-        bob = await store.create_account("Bob", "h", 1_000)
-        txn = new_txn()
-        assert await store.buy_in("T", 1, ann.id, 300, txn=txn) == 700
-        assert await store.buy_in("T", 1, ann.id, 300, txn=txn, again=True) == 700  # found: not again
-        fresh = new_txn()  # a first try that never reached the database: asked again, it writes
-        assert await store.buy_in("T", 2, bob.id, 200, txn=fresh, again=True) == 800
-        up = new_txn()
-        assert await store.top_up("T", ann.id, 100, txn=up) == 600
-        assert await store.top_up("T", ann.id, 100, txn=up, again=True) == 600
-        hand = await store.start_hand("T", 1, "NL 1/2", "c0ffee", [(ann.id, 1), (bob.id, 2)])
-        players = [(ann.id, 1), (bob.id, 2)]
-        assert await store.start_hand("T", 1, "NL 1/2", "c0ffee", players, again=True) == hand
-        results = [(ann.id, 50, 450), (bob.id, -50, 150)]
-        await store.finish_hand(hand, "T", results, salt="", deck="", history="{}")
-        await store.finish_hand(hand, "T", results, salt="", deck="", history="{}", again=True)
-        assert await seat_rows(store) == {("T", 1, ann.id, 450), ("T", 2, bob.id, 150)}
-        await store.cash_out("T", bob.id, 150)
-        await store.cash_out("T", bob.id, 150, again=True)
-        assert (await store.account(bob.id)).balance == 950  # type: ignore[union-attr]
-        totals = await audit(store)
-        assert totals == {"balances": 600 + 950, "seats": 450, "granted": 2_000, "ledger_sum": 0}
-        report = await room_audit(store)
-        assert report.balanced, report.problems
 
-    with_store(database, body)
+def test_a_write_asked_again_moves_chips_once_through_sqlalchemy_on_sqlite(tmp_path: Path) -> None:
+    """The same through SQLAlchemy's statements on SQLite (its raw path off): both paths
+    ask the one check (store/ops.py, ``settled``)."""
+
+    async def main() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'plain.db'}")
+        store._sqlite_direct = False
+        try:
+            await store.migrate()
+            await _asked_again(store)
+            assert store._sqlite_direct is False
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
+async def _asked_again(store: Store) -> None:
+    """The writes of the test above, each committed and then asked again."""
+    ann = await store.create_account("Ann", "h", 1_000)
+    bob = await store.create_account("Bob", "h", 1_000)
+    txn = new_txn()
+    assert await store.buy_in("T", 1, ann.id, 300, txn=txn) == 700
+    assert await store.buy_in("T", 1, ann.id, 300, txn=txn, again=True) == 700  # found: not again
+    fresh = new_txn()  # a first try that never reached the database: asked again, it writes
+    assert await store.buy_in("T", 2, bob.id, 200, txn=fresh, again=True) == 800
+    up = new_txn()
+    assert await store.top_up("T", ann.id, 100, txn=up) == 600
+    assert await store.top_up("T", ann.id, 100, txn=up, again=True) == 600
+    hand = await store.start_hand("T", 1, "NL 1/2", "c0ffee", [(ann.id, 1), (bob.id, 2)])
+    players = [(ann.id, 1), (bob.id, 2)]
+    assert await store.start_hand("T", 1, "NL 1/2", "c0ffee", players, again=True) == hand
+    results = [(ann.id, 50, 450), (bob.id, -50, 150)]
+    await store.finish_hand(hand, "T", results, salt="", deck="", history="{}")
+    await store.finish_hand(hand, "T", results, salt="", deck="", history="{}", again=True)
+    assert await seat_rows(store) == {("T", 1, ann.id, 450), ("T", 2, bob.id, 150)}
+    await store.cash_out("T", bob.id, 150)
+    await store.cash_out("T", bob.id, 150, again=True)
+    assert (await store.account(bob.id)).balance == 950  # type: ignore[union-attr]
+    totals = await audit(store)
+    assert totals == {"balances": 600 + 950, "seats": 450, "granted": 2_000, "ledger_sum": 0}
+    report = await room_audit(store)
+    assert report.balanced, report.problems
 
 
 def test_the_audit_finds_a_table_book_that_does_not_match_its_seat(database: Database) -> None:

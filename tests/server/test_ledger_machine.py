@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from pokerroom.store import Store
 from pokerroom.store.audit import audit as room_audit
-from pokerroom.store.store import Store
 from tests.server.client import Client
 from tests.server.conftest import Server
 from tests.server.test_store import audit

@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 
+from pokerroom import passwords
+from pokerroom.store import Store, StoreError, balance_book, table_book
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
-from pokerroom.store.store import Store, StoreError, balance_book, table_book
 
 Database = tuple[str, str | None]
 
@@ -262,6 +263,36 @@ def test_names_are_unique_whatever_their_case(database: Database) -> None:
         assert await audit(store) == {"balances": 100, "seats": 0, "granted": 100, "ledger_sum": 0}
 
     with_store(database, body)
+
+
+def test_bulk_accounts_with_sessions_for_a_load_test(database: Database) -> None:
+    """The load test's bots, made through the store's public API: a password shared and
+    hashed as a login checks it, a grant each through the ledger, and a session token each
+    that opens its own account; all or none when a name is taken."""
+
+    async def body(store: Store) -> None:
+        names = ["lt000", "lt001", "lt002"]
+        tokens = await store.create_accounts_with_sessions(names, "shared-secret-1", 500, 3600.0)
+        assert len(set(tokens)) == len(names)
+        for name, token in zip(names, tokens, strict=True):
+            account = await store.session_account(passwords.token_hash(token))
+            assert account is not None
+            assert (account.name, account.balance) == (name, 500)
+            assert passwords.verify_password(account.password_hash, "shared-secret-1")
+            assert not passwords.verify_password(account.password_hash, "shared-secret-2")
+        assert await store.session_account(passwords.token_hash("not-a-token")) is None
+        with pytest.raises(StoreError) as taken:
+            await store.create_accounts_with_sessions(["lt999", "LT001"], "shared-secret-1", 500, 3600.0)
+        assert taken.value.code == "name_taken"
+        assert await store.account_by_name("lt999") is None
+        assert await audit(store) == {"balances": 1_500, "seats": 0, "granted": 1_500, "ledger_sum": 0}
+
+    with_store(database, body)
+
+
+def test_a_digest_that_is_no_argon2_hash_matches_no_password() -> None:
+    assert not passwords.verify_password("h", "h")
+    assert passwords.verify_password(passwords.hash_password("correct-horse"), "correct-horse")
 
 
 async def race(store: Store, names: list[str]) -> list[str]:

@@ -1,6 +1,7 @@
-"""The store's two ways of writing the hot path (store.py): on SQLite, the journal's
-batches, buy-ins, top-ups and cash-outs run as plain SQL in aiosqlite's thread, one trip
-per transaction (``_run_sqlite``); elsewhere (PostgreSQL), SQLAlchemy's statements. The
+"""The store's two ways of writing the hot path (store/journal_sqlite.py, store/journal.py
+and store/money.py): on SQLite, the journal's batches, buy-ins, top-ups and cash-outs run
+as plain SQL in aiosqlite's thread, one trip per transaction (``_run_sqlite``); elsewhere
+(PostgreSQL), SQLAlchemy's statements. The
 same operations, refused ones and concurrent ones included, leave the same rows either
 way, and the same errors reach the callers."""
 
@@ -14,8 +15,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from pokerroom.store import Store, StoreError
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
-from pokerroom.store.store import Store, StoreError
 from tests.server.test_store import audit
 
 

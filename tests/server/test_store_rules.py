@@ -14,8 +14,8 @@ from alembic import command
 from alembic.config import Config as AlembicConfig
 from sqlalchemy import Connection, inspect, select
 
+from pokerroom.store import MIGRATIONS, Departure, Store
 from pokerroom.store.schema import departures, ledger, protection_uses, reveals
-from pokerroom.store.store import MIGRATIONS, Departure, Store
 from tests.server.test_store import Database, audit, rows, with_store
 
 
@@ -71,9 +71,10 @@ def test_D13_a_departure_is_written_with_its_cash_out_and_the_last_one_counts(da
 
 @pytest.mark.parametrize("direct", [True, False])
 def test_D13_departures_on_sqlite_in_its_thread_as_through_sqlalchemy(tmp_path: Path, direct: bool) -> None:
-    """SQLite's cash-outs run as plain SQL in its thread (store.py _move_sqlite) or, when
-    that is not available, through SQLAlchemy: the departure is written either way, and a
-    cash-out without a seat writes none (its savepoint rolls back)."""
+    """SQLite's cash-outs run as plain SQL in its thread (store/journal_sqlite.py,
+    _move_sqlite) or, when that is not available, through SQLAlchemy: the departure is
+    written either way, and a cash-out without a seat writes none (its savepoint rolls
+    back)."""
 
     async def main() -> None:
         store = Store(f"sqlite:///{tmp_path / 'd.db'}")

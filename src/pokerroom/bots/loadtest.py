@@ -118,7 +118,7 @@ async def seed_accounts(
     A cancellation (Ctrl-C) lets the statement under way finish and stops at the next
     chunk: cancelled mid-statement, aiosqlite's thread would go on against a closed loop."""
     from pokerroom.gateway import auth
-    from pokerroom.store.store import Store
+    from pokerroom.store import Store
 
     password = secrets.token_urlsafe(12)
     digest = auth._HASHER.hash(password)

@@ -53,7 +53,7 @@ def check_database(database: str, schema: str | None) -> str | None:
     """Open the database and run its migrations before serving; what went wrong, if anything."""
     import asyncio
 
-    from pokerroom.store.store import Store, StoreError
+    from pokerroom.store import Store, StoreError
 
     async def check() -> None:
         store = Store(database, schema)

@@ -34,8 +34,8 @@ def add(sub: Subparsers) -> None:
 def _audit(args: argparse.Namespace) -> int:
     import asyncio
 
+    from pokerroom.store import Store, StoreError
     from pokerroom.store.audit import audit, dumping
-    from pokerroom.store.store import Store, StoreError
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     if not 0.5 <= args.share <= 1.0:

@@ -48,7 +48,7 @@ def add(sub: Subparsers) -> None:
 def _serve(args: argparse.Namespace) -> int:
     tune_gc()
     from pokerroom.config import ConfigError, load_room
-    from pokerroom.store.store import StoreError, database_url
+    from pokerroom.store import StoreError, database_url
 
     database = args.db or os.environ.get("POKERROOM_DATABASE_URL") or "sqlite:///pokerroom.db"
     try:

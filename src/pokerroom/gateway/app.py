@@ -31,7 +31,7 @@ from pokerroom.gateway.gate import Gate
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
 from pokerroom.gateway.ws import http_protocol, socket_class
 from pokerroom.histories import stored_text
-from pokerroom.store.store import Account, Store
+from pokerroom.store import Account, Store
 from pokerroom.table.config import buy_in_range
 from pokerroom.worker.room import Room
 

@@ -28,8 +28,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from pokerroom.store import Store
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
-from pokerroom.store.store import Store
 
 MAX_LISTED = 50  # offending rows listed per kind of problem
 

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from pokerroom import protocol as p
 from pokerroom.config import RoomConfig
 from pokerroom.gateway.auth import Accounts
-from pokerroom.store.store import Departure, Store
+from pokerroom.store import Departure, Store
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.worker.runner import Connection, TableRunner
 

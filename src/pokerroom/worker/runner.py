@@ -23,7 +23,7 @@ from pokerroom import protocol as p
 from pokerroom.core.events import PotAwarded, audience, redact
 from pokerroom.fairness import SCHEME, salt_text
 from pokerroom.histories import snapshot
-from pokerroom.store.store import StoreError, new_txn
+from pokerroom.store import StoreError, new_txn
 from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import (
     AnyEvent,

@@ -1,0 +1,188 @@
+"""The store's database: the async engine (SQLite by default, PostgreSQL by URL), the
+migrations run on start, and the write transaction every write goes through
+(``Database._writing``), where SQLite's writers take turns and injected faults
+(faults.py) strike.
+
+The store's jobs (accounts.py, money.py, journal.py) are classes on top of ``Database``;
+``pokerroom.store.Store`` is all of them together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import Connection, event, exc
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from pokerroom.store.faults import Faults
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_T = TypeVar("_T")
+
+
+class StoreError(Exception):
+    """A storage operation the rules refuse (``code`` for machines)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def database_url(url: str) -> str:
+    """The async driver's URL for a plain one: sqlite → aiosqlite, postgresql → asyncpg."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return str(parsed.set(drivername="sqlite+aiosqlite"))
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    raise StoreError("bad_database", f"unsupported database {backend!r}: sqlite or postgresql")
+
+
+def _upgrade(connection: Connection) -> None:
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+class Database:
+    def __init__(self, url: str, schema: str | None = None) -> None:
+        """``schema`` (PostgreSQL): keep the room's tables in that schema, created if
+        needed, so several rooms (or test runs) can share one database."""
+        self.url = database_url(url)
+        self._write_lock: asyncio.Lock | None = None  # SQLite's writers, one at a time (_writing)
+        self._write_conn: AsyncConnection | None = None  # and the connection they share
+        parsed = make_url(self.url)
+        self.sqlite = parsed.get_backend_name() == "sqlite"
+        # SQLite: the hot writes (hands, buy-ins, top-ups, cash-outs) run as one function
+        # in aiosqlite's thread (_run_sqlite, journal_sqlite.py), not statement by statement
+        self._sqlite_direct = self.sqlite
+        self.schema = schema
+        self.faults = Faults.from_environment()  # injected failures, for fault tests (faults.py)
+        if self.sqlite and parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        connect_args: dict[str, Any] = {}
+        if schema and not self.sqlite:
+            if not schema.replace("_", "").isalnum():
+                raise StoreError("bad_database", f"bad schema name {schema!r}")
+            connect_args["server_settings"] = {"search_path": schema}
+        self.engine: AsyncEngine = create_async_engine(self.url, connect_args=connect_args)
+        if self.sqlite:
+            self._write_lock = asyncio.Lock()
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                if not _sqlite_reachable(getattr(dbapi_connection, "_connection", None)):
+                    self._sqlite_direct = False  # pragma: no cover (another aiosqlite)
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=FULL")
+                cursor.close()
+
+    async def migrate(self) -> None:
+        async with self._writing() as conn:
+            if self.schema and not self.sqlite:
+                await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
+            await conn.run_sync(_upgrade)
+
+    @contextlib.asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction. SQLite takes one writer at a time: its writers queue here,
+        in the event loop, rather than in SQLite's busy wait (which gives up with
+        'database is locked' after its timeout, as seen under load with the journal and
+        many tables' buy-ins and top-ups at once)."""
+        faults = self.faults
+        fault = faults.draw() if faults is not None else None  # injected: for fault tests only
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+                if fault == "before":
+                    faults.fail(fault)  # type: ignore[union-attr]
+            if fault == "after":
+                faults.fail(fault)  # type: ignore[union-attr]
+            return
+        async with self._write_lock:
+            # one connection kept for the writers, who take turns anyway: a connection from
+            # the pool for each transaction cost ~0.2 ms of CPU more (checkout, and a
+            # rollback on its return, a trip to its thread, even after a commit)
+            kept = self._write_conn
+            if kept is None or kept.closed or kept.invalidated:
+                kept = self._write_conn = await self.engine.connect()
+            conn = kept
+            try:
+                async with conn.begin():
+                    yield conn
+                    if fault == "before":
+                        faults.fail(fault)  # type: ignore[union-attr]
+            except BaseException:
+                if conn.invalidated or conn.in_transaction():  # not rolled back: not to be used again
+                    self._write_conn = None
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                raise
+            if fault == "after":
+                faults.fail(fault)  # type: ignore[union-attr]
+
+    async def close(self) -> None:
+        if self._write_conn is not None:
+            conn, self._write_conn = self._write_conn, None
+            with contextlib.suppress(Exception):
+                await conn.close()
+        await self.engine.dispose()
+
+    async def _run_sqlite(self, conn: AsyncConnection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn`` on the sqlite3 connection under ``conn``, in its aiosqlite thread, within
+        the transaction ``conn`` began (SQLAlchemy commits or rolls it back, as for its own
+        statements). One trip to that thread for all of ``fn``'s statements: through
+        SQLAlchemy each statement takes three or four, and each trip costs the event loop a
+        wake-up and the thread a turn at the GIL (~0.2 ms of CPU for a statement on a busy
+        loop; a top-up took ~3 ms). It goes through aiosqlite's own ``_execute`` (what its
+        methods use; SQLAlchemy's dialect reaches into its queue and ``_conn`` likewise);
+        if aiosqlite stops having them, the store keeps to SQLAlchemy's statements (checked
+        when a connection opens). sqlite3's errors come out as SQLAlchemy's
+        (IntegrityError, OperationalError, ...), as from its own statements."""
+        driver: Any = (await conn.get_raw_connection()).driver_connection
+        result: _T = await driver._execute(_sqlite_call, fn, driver._conn)
+        return result
+
+
+def _sqlite_reachable(driver: Any) -> bool:
+    """Whether an aiosqlite connection has what _run_sqlite uses: its ``_execute`` (a
+    function run in its thread, once it checked the connection is open) and ``_conn``."""
+    try:
+        return callable(getattr(driver, "_execute", None)) and isinstance(driver._conn, sqlite3.Connection)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def _sqlite_call(fn: Callable[[sqlite3.Connection], _T], db: sqlite3.Connection) -> _T:
+    try:
+        return fn(db)
+    except sqlite3.Error as e:
+        raise sqlalchemy_error(e) from e
+
+
+def sqlalchemy_error(e: sqlite3.Error) -> exc.DBAPIError:
+    """A sqlite3 error as SQLAlchemy raises it from its own statements."""
+    kind: type[exc.DBAPIError]
+    if isinstance(e, sqlite3.IntegrityError):
+        kind = exc.IntegrityError
+    elif isinstance(e, sqlite3.OperationalError):
+        kind = exc.OperationalError
+    elif isinstance(e, sqlite3.DatabaseError):
+        kind = exc.DatabaseError
+    else:
+        kind = exc.DBAPIError
+    error = kind(None, None, e)
+    error.__cause__ = e
+    return error

@@ -1,0 +1,178 @@
+"""The writes the journal queues (a hand's start, a hand's end and, on SQLite, chips between
+a balance and a seat), and the one check of whether such a write, asked again, was
+committed already.
+
+A money write whose outcome is unknown (its transaction failed, perhaps after the commit)
+is asked again with ``again=True`` and the same key (a buy-in's or top-up's ``txn``, a
+hand's commitment or id, a cash-out's seat): if the first try was committed, ``settled``
+finds it and nothing is written, so a table that retries until the database answers never
+moves a chip twice (TableRunner._write). Both write paths (the SQLAlchemy one and SQLite's
+raw one, journal_sqlite.py) and the money moves outside the journal ask ``settled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy import text as sql_text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from pokerroom.store.ledger import Moves, balance_book, ledger_rows, new_txn, table_book
+
+
+@dataclass
+class HandStart:
+    table: str
+    number: int
+    game: str
+    commitment: str
+    players: list[tuple[int, int]]  # (account id, seat)
+    at: float
+    again: bool = False
+
+
+@dataclass
+class HandFinish:
+    hand_id: int
+    table: str
+    results: list[tuple[int, int, int]]  # (account id, net, final stack)
+    salt: str
+    deck: str
+    history: str
+    phh: str | None
+    text: str | None
+    ledger: list[dict[str, Any]]
+    again: bool = False
+
+
+Statement = tuple[str, tuple[Any, ...]]  # raw SQLite SQL and its parameters
+
+
+@dataclass
+class Move:
+    """Chips between a balance and a seat: ``amount`` taken from the balance to the seat
+    (buy_in, top_up) or, ``back``, from the seat to the balance (cash_out); ``seat`` the
+    raw SQL and parameters that change the seat's row (SQLite's journal)."""
+
+    kind: str
+    table: str
+    account_id: int
+    amount: int
+    back: bool
+    seat: Statement
+    ledger: list[dict[str, Any]]
+    extra: tuple[Statement, ...] = ()  # more statements of its transaction
+    txn: str = ""
+    again: bool = False
+
+
+def move(
+    kind: str,
+    table: str,
+    account_id: int,
+    amount: int,
+    seat: Statement,
+    back: bool = False,
+    extra: tuple[Statement, ...] = (),
+    txn: str | None = None,
+    again: bool = False,
+) -> Move:
+    """A move with its ledger entries made now (a fresh ``txn`` unless given)."""
+    moves: Moves = [
+        (balance_book(account_id), account_id, -amount),
+        (table_book(table, account_id), account_id, amount),
+    ]
+    if back:
+        moves = [
+            (table_book(table, account_id), account_id, -amount),
+            (balance_book(account_id), account_id, amount),
+        ]
+    txn = txn or new_txn()
+    rows = ledger_rows(kind, moves, txn=txn)
+    return Move(kind, table, account_id, amount, back, seat, rows, extra, txn, again)
+
+
+Op = HandStart | HandFinish | Move
+
+
+@dataclass
+class Refused:
+    """A journal write that failed alone (its savepoint rolled back): its error."""
+
+    error: BaseException
+
+
+def answer(done: asyncio.Future[Any], result: Any) -> None:
+    if done.done():
+        return
+    if type(result) is Refused:
+        done.set_exception(result.error)
+    else:
+        done.set_result(result)
+
+
+# What a write asked again finds when its first try was committed: the hand started, the
+# hand settled, the buy-in's or top-up's ledger transaction; a cash-out's seat no longer
+# held. Named parameters, which both sqlite3 and SQLAlchemy's ``text`` take.
+_DONE_START = (
+    "SELECT id FROM hands WHERE table_name = :table AND number = :number AND commitment = :commitment"
+)
+_DONE_FINISH = "SELECT id FROM hands WHERE id = :hand_id AND status <> 'playing'"
+_DONE_MOVE = "SELECT 1 FROM ledger WHERE txn = :txn"
+_SEAT_HELD = "SELECT 1 FROM seats WHERE table_name = :table AND account_id = :account_id"
+_BALANCE = "SELECT balance FROM accounts WHERE id = :account_id"
+
+PENDING: Any = object()  # not committed yet: write it
+
+First = Callable[[str, dict[str, Any]], Sequence[Any] | None]  # a query's first row, or None
+
+
+def settled(op: Op, first: First) -> Any:
+    """What ``op`` answers if its first try was committed (a hand's id, a buy-in's or
+    top-up's balance left, None for the others), else ``PENDING``. ``first`` runs a query
+    on the write's own transaction: sqlite3's cursor in SQLite's thread, SQLAlchemy's
+    connection elsewhere (``settle_on``)."""
+    if isinstance(op, HandStart):
+        row = first(_DONE_START, {"table": op.table, "number": op.number, "commitment": op.commitment})
+        return PENDING if row is None else int(row[0])
+    if isinstance(op, HandFinish):
+        return PENDING if first(_DONE_FINISH, {"hand_id": op.hand_id}) is None else None
+    if op.back:
+        held = first(_SEAT_HELD, {"table": op.table, "account_id": op.account_id})
+        return PENDING if held is not None else None
+    if first(_DONE_MOVE, {"txn": op.txn}) is None:
+        return PENDING
+    balance = first(_BALANCE, {"account_id": op.account_id})
+    return int(balance[0] or 0) if balance is not None else 0
+
+
+def settle(ops: Sequence[Op], first: First) -> tuple[dict[int, Any], list[Op]]:
+    """The answers of the ops asked ``again`` and committed already, by index, and the ops
+    still to write, in order."""
+    done: dict[int, Any] = {}
+    for i, op in enumerate(ops):
+        if op.again and (result := settled(op, first)) is not PENDING:
+            done[i] = result
+    return done, [op for i, op in enumerate(ops) if i not in done]
+
+
+async def settle_on(conn: AsyncConnection, ops: Sequence[Op]) -> tuple[dict[int, Any], list[Op]]:
+    """``settle`` on a SQLAlchemy connection, within its transaction."""
+    if not any(op.again for op in ops):
+        return {}, list(ops)
+
+    def run(sync: Connection) -> tuple[dict[int, Any], list[Op]]:
+        return settle(ops, lambda sql, values: sync.execute(sql_text(sql), values).first())
+
+    return await conn.run_sync(run)
+
+
+def merge(count: int, settled: dict[int, Any], written: list[Any]) -> list[Any]:
+    """The results of ``count`` ops: those ``settled`` already by index, and in order the
+    ``written`` results of the others."""
+    results = iter(written)
+    return [settled[i] if i in settled else next(results) for i in range(count)]
