@@ -3,7 +3,8 @@
 Every message is a JSON object with a ``type``. A client may give any command an ``id``;
 the server echoes it in the ``ok`` or ``error`` that answers. ``PROTOCOL`` is the version
 the server speaks (in ``welcome``). docs/protocol.md documents the messages and
-docs/protocol.schema.json is generated from these models (``pokerroom schema``).
+docs/protocol.schema.json is generated from these models (``pokerroom schema``). What the
+server's messages carry (views, lobby rows, records, events) is modelled in outbound.py.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from pokerroom.outbound import Event, Legal
+from pokerroom.outbound import HandRecord as HandRecord  # the messages' parts, re-exported
+from pokerroom.outbound import LobbyRow as LobbyRow
+from pokerroom.outbound import TableView as TableView
 
 PROTOCOL = 3
 MAX_MESSAGE_BYTES = 4096
@@ -256,183 +262,6 @@ class _Message(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
-# What server messages carry, as data (protocol 3): the games and hands' values are fields
-# a client names in its own language; the English labels beside them are for logs.
-
-Card = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
-Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-HandCategory = Literal[
-    "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-    "four_of_a_kind", "straight_flush",
-]
-
-
-class GameInfo(_Message):
-    """A game (table.config.GameInfo): ``stakes`` are the blinds in no limit and pot limit,
-    the small and big bet in fixed limit and stud."""
-
-    variant: Literal["holdem", "stud"]
-    structure: Literal["no_limit", "pot_limit", "fixed_limit"]
-    stakes: tuple[int, int]
-    small_blind: int
-    big_blind: int
-    small_bet: int
-    big_bet: int
-    ante: int
-    bring_in: int
-
-
-class HandValue(_Message):
-    """A hand's value (table.record.HandValue): its category and the ranks of its best five
-    cards, most important first (groups, then kickers; a wheel is 5 4 3 2 A)."""
-
-    category: HandCategory
-    ranks: list[Rank]
-
-
-class Legal(_Message):
-    """What the player to act may do (core.hand.Legal): ``call`` is what calling adds
-    (0: a check), ``min_to``/``max_to`` the street's total bet after a bet or raise."""
-
-    player: int | None
-    fold: bool
-    check: bool
-    call: int
-    min_to: int | None
-    max_to: int | None
-    show: bool
-    muck: bool
-    bring_in: int = 0
-
-
-class SeatView(_Message):
-    seat: int
-    player: str
-    stack: int
-    state: str  # active, entering, sitting_out
-    owes: str  # nothing, big_blind, big_and_small_blind, small_blind
-    in_hand: bool
-    bet: int
-    folded: bool
-    all_in: bool
-    cards: list[Card | None]  # None: a card this viewer may not see
-    leaving: bool
-    protected: bool = False
-
-
-class PotView(_Message):
-    amount: int
-    seats: list[int]
-
-
-class SeatOptions(_Message):
-    auto_post_blinds: bool
-    auto_post_antes: bool
-    wait_for_big_blind: bool
-    sit_out_next_hand: bool
-    sit_out_next_big_blind: bool
-    auto_muck: bool
-    straddle: bool
-
-
-class TableView(_Message):
-    """The table as one viewer may see it (table.view.TableView)."""
-
-    name: str
-    max_seats: int
-    min_buy_in: int
-    max_buy_in: int
-    viewer: str | None
-    seat: int | None
-    phase: str
-    game: str  # English label, for logs
-    next_game: str
-    hands_to_switch: int
-    hand_number: int
-    button: int | None
-    small_blind: int | None
-    big_blind: int | None
-    seats: list[SeatView]
-    board: list[Card]
-    pot: int
-    pots: list[PotView]
-    street: str | None
-    actor: int | None
-    deadline: float | None
-    legal: Legal | None
-    post: tuple[int, int, int] | None  # (blind, dead, ante) asked of the viewer
-    options: SeatOptions | None
-    time_bank: float | None
-    previous_hand: int | None
-    protections_left: int | None = None
-    protection_limit: int = 2
-    revealable: list[int] = Field(default_factory=list)
-    straddles: bool = False
-    missed_blinds: str = "seeds"
-    game_info: GameInfo
-    next_game_info: GameInfo
-
-
-class LobbyRow(_Message):
-    """One table of the lobby."""
-
-    name: str
-    game: str  # English label, for logs
-    next_game: str
-    hands_to_switch: int
-    variant: str
-    seats: int
-    taken: int
-    players: list[str]
-    min_buy_in: int
-    max_buy_in: int
-    action_time: float
-    average_pot: int
-    hands_per_hour: int
-    hands: int
-    game_info: GameInfo
-    next_game_info: GameInfo
-
-
-class PlayerRecord(_Message):
-    seat: int
-    player: str
-    starting_stack: int
-    final_stack: int
-    net: int
-    cards: list[Card | None]
-    folded: bool
-    reached_showdown: bool
-    mucked: bool
-    hand: str | None  # English, for logs
-    best: list[Card]
-    revealed: list[Card] = Field(default_factory=list)
-    value: HandValue | None = None  # ``hand`` as data
-
-
-class PotRecord(_Message):
-    pot: int
-    amount: int
-    winners: list[int]
-    shares: list[int]
-    hand: str | None  # English, for logs
-    value: HandValue | None = None
-
-
-class HandRecord(_Message):
-    """A finished hand as every player at its table may see it (table.record.HandRecord);
-    ``events`` are typed as in ``events`` messages."""
-
-    number: int
-    game: str  # English label, for logs
-    button: int
-    board: list[Card]
-    players: list[PlayerRecord]
-    pots: list[PotRecord]
-    events: list[dict[str, Any]]
-    game_info: GameInfo | None = None  # None only in histories stored before protocol 3
-
-
 class Welcome(_Message):
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL
@@ -463,7 +292,7 @@ class Snapshot(_Message):
 
 class VersionedEvent(_Message):
     version: int  # rises by one per table
-    event: dict[str, Any]  # {"type": "Acted", ...}
+    event: Event  # {"type": "Acted", ...}: outbound.py has them all
 
 
 class EventsMessage(_Message):

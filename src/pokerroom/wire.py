@@ -44,10 +44,8 @@ WIRE_NAMES: dict[type, str] = {
     tables.SatIn: "SatIn",
     tables.BlindMissed: "BlindMissed",
     tables.PostRequested: "PostRequested",
-    tables.GameChanged: "GameChanged",
-    GameChangedInfo: "GameChanged",
-    tables.HandStarted: "HandStarted",
-    HandStartedInfo: "HandStarted",
+    GameChangedInfo: "GameChanged",  # sent with the game as data (table.view.with_game_info),
+    HandStartedInfo: "HandStarted",  # never as the table's GameChanged and HandStarted
     tables.TurnStarted: "TurnStarted",
     tables.TimedOut: "TimedOut",
     tables.CardsRevealed: "CardsRevealed",

@@ -10,10 +10,12 @@ from data (``t(`hand.${category}`)``), enumerated from the protocol's values.
 from __future__ import annotations
 
 import re
+import typing
 from pathlib import Path
 
 import pytest
 
+from pokerroom import outbound
 from pokerroom import protocol as p
 from pokerroom.core.cards import RANKS, SUITS
 
@@ -87,7 +89,7 @@ def client_keys() -> tuple[set[str], set[str]]:
 
 def made_keys() -> set[str]:
     """The keys the client makes from the data the server sends."""
-    categories = p.HandCategory.__args__
+    categories = typing.get_args(outbound.HandCategory)
     kinds = ("NL", "PL", "FL", "Stud", "Mixed")
     streets = ("preflop", "flop", "turn", "river", "showdown", *(
         f"{n} street" for n in ("third", "fourth", "fifth", "sixth", "seventh")))

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
+from pokerroom import outbound as o
 from pokerroom import protocol as p
 from pokerroom.core import events as core
 from pokerroom.core.evaluator import best_five, describe, evaluate
@@ -26,13 +27,17 @@ from tests.core.holdem_helpers import check_down, deal, show_all
 
 
 def test_every_event_has_a_wire_name_and_the_names_are_the_protocols():
-    classes = [*typing.get_args(core.Event), *typing.get_args(tables.TableEvent), DeckCommitted, DeckSeeded,
-               ChatLine, view.HandStartedInfo, view.GameChangedInfo]
+    plain = (tables.HandStarted, tables.GameChanged)  # sent only with their game as data
+    table_events = [c for c in typing.get_args(tables.TableEvent) if c not in plain]
+    classes = [*typing.get_args(core.Event), *table_events, DeckCommitted, DeckSeeded, ChatLine,
+               view.HandStartedInfo, view.GameChangedInfo]
     names = {c: wire_name(c) for c in classes}
     assert names[core.HoleDealt] == "HoleDealt" and names[view.HandStartedInfo] == "HandStarted"
     assert names[ChatLine] == "ChatLine" and names[DeckSeeded] == "DeckSeeded"
-    # distinct but for the table's events and their copies with the game as data
-    assert len(set(names.values())) == len(classes) - 2
+    assert len(set(names.values())) == len(classes)
+    for kind in plain:
+        with pytest.raises(TypeError, match="no wire name"):
+            wire_name(kind)
 
 
 def test_the_wire_name_not_the_class_name_is_written():
@@ -71,7 +76,7 @@ def test_a_hands_value_as_data_beside_its_english():
     assert rec.pots[0].value == by_seat[1].value and rec.pots[0].hand == by_seat[1].hand
     assert rec.game_info == GameInfo("holdem", "no_limit", (1, 2), 1, 2, 0, 0, 0, 0)
     model = record_model(rec)
-    assert model.players[0].value == p.HandValue(category="full_house", ranks=["K", "K", "K", "7", "7"])
+    assert model.players[0].value == o.HandValue(category="full_house", ranks=["K", "K", "K", "7", "7"])
     assert model.game_info is not None and model.game_info.structure == "no_limit"
 
 
@@ -86,10 +91,10 @@ def test_hand_values_name_their_ranks_most_important_first(cards: str, category:
 
 
 @pytest.mark.parametrize(("model", "made_from"), [
-    (p.TableView, view.TableView), (p.SeatView, view.SeatInfo), (p.PotView, view.PotInfo),
-    (p.GameInfo, GameInfo), (p.HandValue, record.HandValue), (p.HandRecord, record.HandRecord),
-    (p.PlayerRecord, record.PlayerRecord), (p.PotRecord, record.PotRecord), (p.SeatOptions, Options),
-    (p.Legal, Legal),
+    (o.TableView, view.TableView), (o.SeatView, view.SeatInfo), (o.PotView, view.PotInfo),
+    (o.GameInfo, GameInfo), (o.HandValue, record.HandValue), (o.HandRecord, record.HandRecord),
+    (o.PlayerRecord, record.PlayerRecord), (o.PotRecord, record.PotRecord), (o.SeatOptions, Options),
+    (o.Legal, Legal),
 ])
 def test_every_outbound_model_has_the_fields_of_what_it_is_made_from(model: type, made_from: type):
     fields = (
@@ -97,3 +102,22 @@ def test_every_outbound_model_has_the_fields_of_what_it_is_made_from(model: type
         else list(made_from._fields)  # type: ignore[attr-defined]
     )
     assert list(model.model_fields) == fields
+
+
+def test_every_event_sent_has_its_model_with_its_fields():
+    models = {m.model_fields["type"].default: m for m in typing.get_args(typing.get_args(o.Event)[0])}
+    sent = {kind: name for kind, name in WIRE_NAMES.items() if kind is not core.HandEnded}  # HandFinished's
+    assert set(models) == set(sent.values())
+    for kind, name in sent.items():
+        fields = [f for f in models[name].model_fields if f != "type"]
+        assert fields == list(kind._fields), name  # type: ignore[attr-defined]
+
+
+def test_the_events_written_validate_as_their_models():
+    rec = _showdown()
+    model = record_model(rec)
+    assert [type(e).__name__ for e in model.events] == [wire_name(type(e)) for e in rec.events]
+    items = [event_item(k, e) for k, e in enumerate(rec.events, 1)]
+    message = p.SERVER.validate_json('{"type":"events","table":"NL","events":[' + ",".join(items) + "]}")
+    assert isinstance(message, p.EventsMessage)
+    assert [e.event for e in message.events] == list(model.events)
