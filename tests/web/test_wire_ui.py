@@ -132,6 +132,13 @@ def test_games_and_hands_named_from_data_in_both_languages(
             expect(log.first).to_contain_text(game)
         for lang, p in players.items():
             shoot(p, tmp_path, f"table-{lang}")
+        # "My hands": the hand's game named from the data the list carries (protocol 3)
+        for lang, p in players.items():
+            p.page.click("#btn-history")
+            cell = p.page.locator(".hands-list tbody tr td").nth(3)
+            game = "No-Limit Hold'em 1/2 (ante 1)" if lang == "en" else "Безлимитный холдем 1/2 (анте 1)"
+            expect(cell).to_have_text(game)
+            p.page.click("#hands-close")
         for p in players.values():
             assert not p.errors, p.errors
     finally:
