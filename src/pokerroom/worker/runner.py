@@ -458,11 +458,10 @@ class TableRunner:
             kind = type(e)
             if kind is TurnStarted:
                 turn_started = True
-            elif kind is HandStarted and table.plan is not None:
-                dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
+            elif kind is HandStarted or kind is GameChanged:
                 e = with_game_info(e, self.config)  # the game as data for clients (protocol 3)
-            elif kind is GameChanged:
-                e = with_game_info(e, self.config)
+                if kind is HandStarted and table.plan is not None:
+                    dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
             elif kind.__name__ in _LOBBY_EVENTS:
                 lobby_changed = True
             who = audience(e) if kind.__module__ == _CORE_EVENTS else None
