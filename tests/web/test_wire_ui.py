@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -146,12 +147,20 @@ def test_games_and_hands_named_from_data_in_both_languages(
         vasya.close()
 
 
+def until(p: Player, condition: str, seconds: float = 15.0) -> None:
+    """Wait for a JavaScript condition (the page's CSP refuses wait_for_function's eval)."""
+    deadline = time.monotonic() + seconds
+    while not p.page.evaluate(condition):
+        assert time.monotonic() < deadline, f"never: {condition}"
+        p.page.wait_for_timeout(50)
+
+
 def test_a_gap_in_event_versions_asks_for_a_snapshot(browser: Browser, room: Server) -> None:
     p = Player(browser, room.http, "gapper", "en-US")
     try:
         p.register()
         p.page.click("#lobby-rows tr[data-table='FL'] button[data-action=watch]")
-        p.page.wait_for_function("pokerroom.room.table('FL')?.version !== null")
+        until(p, "pokerroom.room.table('FL')?.version !== null")
         seen = p.page.evaluate("""() => {
             const room = pokerroom.room;
             const ts = room.table('FL');
@@ -170,7 +179,7 @@ def test_a_gap_in_event_versions_asks_for_a_snapshot(browser: Browser, room: Ser
         assert seen["resyncing"] is True and seen["gaps"] == 1
         assert seen["sent"] == [{"type": "subscribe", "table": "FL", "snapshots": True}]
         # the snapshot comes; events go on from its version
-        p.page.wait_for_function("!pokerroom.room.table('FL').resyncing")
+        until(p, "!pokerroom.room.table('FL').resyncing")
         version = p.page.evaluate("pokerroom.room.table('FL').version")
         assert version >= seen["v"]
         drawn = p.page.evaluate("""(v) => {
