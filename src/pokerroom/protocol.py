@@ -3,7 +3,8 @@
 Every message is a JSON object with a ``type``. A client may give any command an ``id``;
 the server echoes it in the ``ok`` or ``error`` that answers. ``PROTOCOL`` is the version
 the server speaks (in ``welcome``). docs/protocol.md documents the messages and
-docs/protocol.schema.json is generated from these models (``pokerroom schema``).
+docs/protocol.schema.json is generated from these models (``pokerroom schema``). What the
+server's messages carry (views, lobby rows, records, events) is modelled in outbound.py.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-PROTOCOL = 2
+from pokerroom.outbound import Event, Legal
+from pokerroom.outbound import HandRecord as HandRecord  # the messages' parts, re-exported
+from pokerroom.outbound import LobbyRow as LobbyRow
+from pokerroom.outbound import TableView as TableView
+
+PROTOCOL = 3
 MAX_MESSAGE_BYTES = 4096
 
 TableName = Annotated[str, Field(min_length=1, max_length=64)]
@@ -174,6 +180,81 @@ ClientMessage = Annotated[
 CLIENT = TypeAdapter(ClientMessage)
 
 
+# ---------------------------------------------------------------- error codes
+
+# Every ``code`` a client may get, in an ``error`` message or an HTTP error body, and where
+# it comes from. The browser names each in both its languages (tests/server/
+# test_protocol_codes.py checks that, and that the server raises no code missing here).
+ERROR_CODES: dict[str, str] = {
+    # the connection and the gateway (gateway/ws.py, gateway/app.py, worker/room.py)
+    "bad_message": "not JSON, an unknown type, wrong or missing fields",
+    "too_big": "a message or body over the limit",
+    "rate_limited": "too many messages",
+    "login_required": "a command that needs a player",
+    "unknown_table": "no table of that name",
+    "table_paused": "the table waits for its database",
+    "bad_json": "an HTTP body that is not JSON",
+    "bad_content_type": "an HTTP body that is not application/json",
+    "cross_site": "a request from another site",
+    "not_found": "no such page or hand",
+    "http": "another HTTP error",
+    "internal": "a server error",
+    "starting": "the room is still starting",
+    # accounts (gateway/auth.py, store)
+    "bad_name": "a name outside the rules",
+    "bad_password": "a password outside the rules",
+    "bad_login": "a wrong name or password",
+    "name_taken": "the name is taken",
+    "common_password": "one of the most common passwords",
+    "too_many_attempts": "too many logins tried",
+    "too_many_registrations": "too many accounts from one address",
+    "no_account": "the account is gone",
+    "not_broke": "free chips are for low balances",
+    "too_soon": "free chips again too soon",
+    "unavailable": "the database did not answer",
+    "insufficient_balance": "the balance is too low",
+    # the table (table/, worker/)
+    "seat_taken": "the seat is taken",
+    "bad_seat": "no such seat",
+    "already_seated": "already at this table",
+    "below_minimum": "a buy-in below the table minimum",
+    "above_maximum": "a buy-in or top-up above the table maximum",
+    "rathole": "a buy-in below the stack left with lately (D13)",
+    "bad_amount": "chips that are not a positive whole number",
+    "in_hand": "chips added during a hand",
+    "not_seated": "not at this table",
+    "not_in_hand": "not dealt in this hand",
+    "folded": "folded already",
+    "too_late": "the clock ran out",
+    "nothing_to_post": "no post is asked",
+    "bad_answer": "a post answer that is not true or false",
+    "no_chips": "a stack of nothing",
+    "bad_option": "an unknown setting",
+    "nothing_to_show": "no cards to show now (D12)",
+    "bad_cards": "cards that cannot be shown",
+    "hand_running": "a hand is being played",
+    "not_enough_players": "too few players",
+    "chat_limited": "too many chat lines",
+    "bad_seed": "a seed outside the rules",
+    "stale_seed": "a seed for a deck dealt already",
+    # the hand (core/hand.py)
+    "not_your_turn": "another player acts",
+    "amount_out_of_range": "a bet or raise outside the legal range",
+    "cannot_check": "a bet to call",
+    "cannot_raise": "no bet or raise allowed now",
+    "nothing_to_call": "fold with nothing to call",
+    "bring_in_first": "the bring-in comes first",
+    "no_bring_in": "no bring-in to post",
+    "must_show": "the hand must be shown",
+    "wrong_phase": "an action that does not fit the moment",
+    "hand_over": "the hand is over",
+    "hand_live": "the hand is not over",
+    "no_actor": "nobody is to act",
+    "nothing_committed": "all-in protection with nothing in the pot",
+    "unknown_action": "an action the hand does not know",
+}
+
+
 # ---------------------------------------------------------------- server messages
 
 
@@ -206,12 +287,12 @@ class Snapshot(_Message):
     type: Literal["snapshot"] = "snapshot"
     table: str
     version: int
-    view: dict[str, Any]
+    view: TableView
 
 
 class VersionedEvent(_Message):
     version: int  # rises by one per table
-    event: dict[str, Any]  # {"type": "Acted", ...}
+    event: Event  # {"type": "Acted", ...}: outbound.py has them all
 
 
 class EventsMessage(_Message):
@@ -229,7 +310,7 @@ class YourTurn(_Message):
 
     type: Literal["your_turn"] = "your_turn"
     table: str
-    legal: dict[str, Any]
+    legal: Legal
     deadline: float  # seconds since the epoch
     game: str = ""  # 'NT', 'PT', 'FT' or 'F7S' (the PHH variant code)
     street: str = ""
@@ -244,13 +325,13 @@ class YourTurn(_Message):
 
 class LobbyList(_Message):
     type: Literal["lobby"] = "lobby"
-    tables: list[dict[str, Any]]
+    tables: list[LobbyRow]
 
 
 class PreviousHandRecord(_Message):
     type: Literal["previous_hand"] = "previous_hand"
     table: str
-    hand: dict[str, Any] | None
+    hand: HandRecord | None
 
 
 class ChatMessage(_Message):

@@ -1,5 +1,6 @@
 """Turning the engine's and the table's values into JSON: cards as 'As', events as
-objects with a ``type``, dataclasses and named tuples as objects.
+objects with a ``type`` (the event's wire name, ``WIRE_NAMES``: stable, whatever the
+Python class is called), dataclasses and named tuples as objects.
 
 This is on the server's hot path (every event of every table goes through it once), so
 the common cases come first: plain scalars, then named tuples (the core's events)."""
@@ -12,9 +13,66 @@ from dataclasses import fields, is_dataclass
 from enum import Enum
 from json.encoder import encode_basestring as _encode_plain_str  # strings as pydantic writes them
 from json.encoder import encode_basestring_ascii as _encode_str  # what _encode writes strings with
-from typing import Any
+from typing import Any, TypeVar
 
+from pokerroom import protocol as p
+from pokerroom.core import events as core
 from pokerroom.core.cards import Card
+from pokerroom.table import events as tables
+from pokerroom.table.view import GameChangedInfo, HandStartedInfo
+
+# Every event class a client may get, and its ``type`` on the wire. The names are the
+# protocol's, written out here so that renaming a class cannot change the wire; an event
+# class not named here is refused (``wire_name``). The room's own events (the deal's
+# commitment, chat) are named where they are defined, with ``wire_event``.
+WIRE_NAMES: dict[type, str] = {
+    core.Posted: "Posted",
+    core.HoleDealt: "HoleDealt",
+    core.BoardDealt: "BoardDealt",
+    core.Acted: "Acted",
+    core.UncalledReturned: "UncalledReturned",
+    core.Reshuffled: "Reshuffled",
+    core.StreetEnded: "StreetEnded",
+    core.Shown: "Shown",
+    core.Mucked: "Mucked",
+    core.PotAwarded: "PotAwarded",
+    core.HandEnded: "HandEnded",
+    tables.Seated: "Seated",
+    tables.ChipsAdded: "ChipsAdded",
+    tables.Left: "Left",
+    tables.SatOut: "SatOut",
+    tables.SatIn: "SatIn",
+    tables.BlindMissed: "BlindMissed",
+    tables.PostRequested: "PostRequested",
+    GameChangedInfo: "GameChanged",  # sent with the game as data (table.view.with_game_info),
+    HandStartedInfo: "HandStarted",  # never as the table's GameChanged and HandStarted
+    tables.TurnStarted: "TurnStarted",
+    tables.TimedOut: "TimedOut",
+    tables.CardsRevealed: "CardsRevealed",
+    tables.HandFinished: "HandFinished",
+}
+_T = TypeVar("_T", bound=type)
+
+
+def wire_event(name: str) -> Callable[[_T], _T]:
+    """Name an event class on the wire: ``@wire_event("ChatLine")`` over its definition."""
+
+    def register(kind: _T) -> _T:
+        if WIRE_NAMES.get(kind, name) != name or (name in WIRE_NAMES.values() and kind not in WIRE_NAMES):
+            raise ValueError(f"the wire name {name!r} is taken")
+        WIRE_NAMES[kind] = name
+        return kind
+
+    return register
+
+
+def wire_name(kind: type) -> str:
+    """The ``type`` an event of class ``kind`` has on the wire."""
+    name = WIRE_NAMES.get(kind)
+    if name is None:
+        raise TypeError(f"{kind.__name__} has no wire name: add it to wire.WIRE_NAMES")
+    return name
+
 
 _SCALARS = frozenset({int, str, bool, float, type(None)})
 # compact; non-ASCII escaped, so no text can break a frame's UTF-8
@@ -54,8 +112,8 @@ def event_json(event: Any) -> dict[str, Any]:
     kind = type(event)
     names = getattr(kind, "_fields", None)
     if not isinstance(event, tuple) or type(names) is not tuple:
-        return {"type": kind.__name__, **jsonable(event)}
-    data: dict[str, Any] = {"type": kind.__name__}
+        return {"type": wire_name(kind), **jsonable(event)}
+    data: dict[str, Any] = {"type": wire_name(kind)}
     for name, value in zip(names, event, strict=True):  # jsonable(event), field by field
         data[name] = value if type(value) in _SCALARS else jsonable(value)
     return data
@@ -108,7 +166,7 @@ def _item_writer(event: Any) -> Callable[[int, Any], str]:
         or not all(type(n) is str for n in names)
     ):
         return _encoded_item
-    head = ',"event":{"type":' + _encode_str(kind.__name__)
+    head = ',"event":{"type":' + _encode_str(wire_name(kind))
     pieces = [repr('{"version":'), "_version(version)", repr(head)]
     for i, name in enumerate(names):  # numbers (most fields) written in place, the rest by _text
         pieces += [repr("," + _encode_str(name) + ":"), f"(_int(_{i}) if type(_{i}) is int else _text(_{i}))"]
@@ -251,3 +309,13 @@ def events_text(table: str, items: list[str]) -> str:
     """The ``events`` server message (protocol.EventsMessage) from items made by
     ``event_item``, built as text without a model: the watchers of a table share it."""
     return f'{{"type":"events","table":{_encode(table)},"events":[{",".join(items)}]}}'
+
+
+def view_model(view: Any) -> p.TableView:
+    """A table view (table.view.TableView) as the ``snapshot`` message's model."""
+    return p.TableView.model_validate(jsonable(view))
+
+
+def record_model(record: Any) -> p.HandRecord:
+    """A previous-hand record (table.record.HandRecord) as the ``previous_hand`` message's model."""
+    return p.HandRecord.model_validate(record_json(record))

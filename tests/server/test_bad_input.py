@@ -659,7 +659,7 @@ async def observer(server: Server, token: str | None) -> Player:
     player = Player(server, "", token or "", None)
     player.ws = ws
     player.welcome = json.loads(await ws.recv())
-    assert player.welcome == {"type": "welcome", "protocol": 2, "player": None, "balance": None}
+    assert player.welcome == {"type": "welcome", "protocol": 3, "player": None, "balance": None}
     player._reader = asyncio.create_task(player._read())
     return player
 

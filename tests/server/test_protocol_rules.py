@@ -59,7 +59,7 @@ def test_D12_cards_revealed_reaches_clients_as_json_with_its_cards_as_text() -> 
     message = json.loads(events_text("NL", [item, event_item(13, TimedOut(3, "Win", "protected"))]))
     parsed = p.SERVER.validate_python(message)
     assert isinstance(parsed, p.EventsMessage)
-    assert [e.event for e in parsed.events] == [
+    assert [e.event.model_dump() for e in parsed.events] == [  # typed events (protocol 3)
         expected,
         {"type": "TimedOut", "seat": 3, "player": "Win", "action": "protected"},
     ]

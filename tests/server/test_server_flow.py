@@ -47,7 +47,7 @@ class Room:
         assert r.status_code == 200, r.text
         assert r.json()["balance"] == GRANT
         welcome = await c.connect()
-        assert welcome == {"type": "welcome", "protocol": 2, "player": name, "balance": GRANT}
+        assert welcome == {"type": "welcome", "protocol": 3, "player": name, "balance": GRANT}
         return c
 
     async def observer(self, *tables: str) -> Client:

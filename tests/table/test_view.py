@@ -60,3 +60,39 @@ def test_view_shows_the_mixed_schedule_L4():
     ]
     assert table_view(table).previous_hand == 6
     assert isinstance(table.previous.board, tuple) and all(isinstance(c, Card) for c in table.previous.board)
+
+
+def test_view_carries_its_games_as_data_L4():
+    """Protocol 3: the game now and next as data (structure, stakes, blinds, ante), so a
+    client never reads the English labels; the table events naming a game carry it too."""
+    from pokerroom.table.config import GameInfo
+    from pokerroom.table.events import GameChanged, HandStarted
+    from pokerroom.table.view import GameChangedInfo, HandStartedInfo, with_game_info
+
+    config = TableConfig.mixed(
+        [Stage(Game.no_limit(1, 2, ante=1), 1), Stage(Game.fixed_limit(4, 8, small_blind=2, big_blind=4), 1)],
+        min_buy_in=10, max_buy_in=500,
+    )
+    nl = GameInfo("holdem", "no_limit", (1, 2), 1, 2, 0, 0, 1, 0)
+    fl = GameInfo("holdem", "fixed_limit", (4, 8), 2, 4, 4, 8, 0, 0)
+    table = Table(config)
+    table.sit("S1", 1, 100)
+    table.sit("S2", 2, 100)
+    view = table_view(table)
+    assert (view.game, view.game_info, view.next_game_info) == ("NL 1/2 ante 1", nl, fl)
+    events = start(table)
+    (began,) = [with_game_info(e, config) for e in events if type(e) is HandStarted]
+    assert type(began) is HandStartedInfo and began.game_info == nl and began[:-1] == next(
+        e for e in events if type(e) is HandStarted)
+    fold_round(table)
+    changed = [with_game_info(e, config) for e in start(table) if type(e) is GameChanged]
+    assert changed == [GameChangedInfo("FL 4/8 (blinds 2/4)", 1, fl)]
+    assert table_view(table).game_info == fl
+
+
+def test_stud_game_as_data():
+    from pokerroom.table.config import GameInfo, game_info
+
+    stud = Game.stud(10, 20, ante=1, bring_in=3)
+    assert game_info(stud) == GameInfo("stud", "fixed_limit", (10, 20), 0, 0, 10, 20, 1, 3)
+    assert game_info(Game.pot_limit(5, 10)) == GameInfo("holdem", "pot_limit", (5, 10), 5, 10, 0, 0, 0, 0)

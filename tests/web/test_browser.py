@@ -12,6 +12,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
+from pokerroom.core.evaluator import best_five, describe, evaluate
+from pokerroom.table.record import hand_value
+from pokerroom.wire import jsonable
 from tests.server.conftest import Server
 from tests.web.conftest import Player, play_hand
 
@@ -304,23 +307,37 @@ def test_accounts_and_errors(browser: Browser, room: Server) -> None:
         other.page.click("#auth-submit")
         expect(other.page.locator("#auth-error")).to_have_text("Это имя уже занято.")
 
-        # the server's English hand names, as Russian players say them
-        names = {
-            "High card, ace": "Старшая карта: туз",
-            "One pair, kings": "Пара королей",
-            "Two pair, aces and kings": "Две пары: тузы и короли",
-            "Three of a kind, deuces": "Тройка двоек",
-            "Straight, nine high": "Стрит до девятки",
-            "Flush, ace high": "Флеш, старшая карта — туз",
-            "Full house, kings full of sevens": "Фулл-хаус: короли на семёрках",
-            "Four of a kind, tens": "Каре десяток",
-            "Straight flush, queen high": "Стрит-флеш до дамы",
-            "Royal flush": "Роял-флеш",
+        # hands' values as the server sends them (category and ranks, protocol 3), named by
+        # the client in English exactly as the server's describe() says them, and in Russian
+        hands = {
+            "Ah Kd 9c 7s 4d 3h 2c": "Старшая карта: туз",
+            "Kh Kd 9c 7s 4d 3h 2c": "Пара королей",
+            "Ah Ad Kc Ks 4d 3h 2c": "Две пары: тузы и короли",
+            "2h 2d 2c 7s 4d Jh Qc": "Тройка двоек",
+            "9h 8d 7c 6s 5d 2h 2c": "Стрит до девятки",
+            "5d 4h 3c 2s Ad Kh Kc": "Стрит до пятёрки",
+            "Ah 9h 7h 4h 3h 2c 2d": "Флеш, старшая карта — туз",
+            "Kh Kd Kc 7s 7d 3h 2c": "Фулл-хаус: короли на семёрках",
+            "Th Td Tc Ts 4d 3h 2c": "Каре десяток",
+            "Qh Jh Th 9h 8h 3h 2c": "Стрит-флеш до дамы",
+            "Ah Kh Qh Jh Th 3h 2c": "Роял-флеш",
         }
-        translated = eve.page.evaluate(
-            "names => import('/js/i18n.js').then(m => names.map(m.handName))", list(names)
+        values, english = [], []
+        for cards in hands:
+            value = evaluate(cards)
+            values.append(jsonable(hand_value(value, best_five(cards))))
+            english.append(describe(value))
+        named = eve.page.evaluate(
+            """values => import('/js/i18n.js').then(m => {
+                const ru = values.map((v) => m.handName(v));
+                m.setLanguage('en');
+                const en = values.map((v) => m.handName(v));
+                m.setLanguage('ru');
+                return [en, ru];
+            })""",
+            values,
         )
-        assert translated == list(names.values())
+        assert named == [english, list(hands.values())]
 
         # log out and in again
         eve.page.click("#btn-logout")

@@ -125,3 +125,32 @@ def test_the_previous_hand_is_checked_against_the_commitment_announced(
     finally:
         ann.close()
         boris.close()
+
+
+def test_sha256_by_webcrypto_and_by_the_fallback_agree(room: Server, browser: Browser) -> None:
+    """The page (a secure context: the test room is on 127.0.0.1) hashes with WebCrypto;
+    where crypto.subtle is missing (plain http on another host) sha256.js does it, and the
+    two give Python's digests; fair.js still proves a hand on the fallback."""
+    import hashlib
+
+    texts = ["", "abc", "pokerroom deal 2\n" + "f" * 64 + "\n2:seed\n", "Дама ♠ " * 40]
+    p = Player(browser, room.http, "Hasher", "en-US")
+    try:
+        p.page.goto(room.http + "/")
+        both = p.page.evaluate("""texts => import('/js/sha256.js').then(async (m) => [
+            Boolean(globalThis.crypto && crypto.subtle),
+            await Promise.all(texts.map((x) => m.digestHex(x))),
+            texts.map((x) => m.sha256(x)),
+        ])""", texts)
+        expected = [hashlib.sha256(x.encode()).hexdigest() for x in texts]
+        assert both == [True, expected, expected]
+        # no WebCrypto: the same proof, by the fallback
+        table, deal = play(HOLDEM, 3, {2: "a-seed-of-two"})
+        seen = {"commitment": deal.commitment, "seeds": [list(x) for x in sorted(deal.seeds.items())]}
+        p.page.evaluate("Object.defineProperty(globalThis.crypto, 'subtle', { value: undefined })")
+        assert p.page.evaluate("Boolean(crypto.subtle)") is False
+        verdict = p.page.evaluate(CHECK, [served(stored(table, deal), deal, 2), seen])
+        assert verdict["ok"] is True and verdict["proven"] == 2 + 5 + 4, verdict
+        assert not p.errors, p.errors
+    finally:
+        p.close()

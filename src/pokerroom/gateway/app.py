@@ -33,6 +33,8 @@ from pokerroom.gateway.ws import http_protocol, socket_class
 from pokerroom.histories import stored_text
 from pokerroom.store import Account, Store
 from pokerroom.table.config import buy_in_range
+from pokerroom.table.view import info_of
+from pokerroom.wire import jsonable
 from pokerroom.worker.room import Room
 
 log = logging.getLogger("pokerroom.server")
@@ -252,7 +254,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
 
     @app.get("/api/tables")
     async def tables() -> JSONResponse:
-        return JSONResponse({"tables": room().tables()})
+        return JSONResponse({"tables": [row.model_dump(mode="json") for row in room().tables()]})
 
     @app.get("/api/tables/{name:path}/buy-in")
     async def buy_in(name: str, request: Request) -> JSONResponse:
@@ -275,7 +277,14 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
              responses=_links("your last hands, newest first", hand={"parameters": {"ref": _FIRST_HAND}}))
     async def my_hands(request: Request) -> JSONResponse:
         account = await account_of(request)
-        return JSONResponse({"hands": await room().store.hands_of(account.id)})
+        hands = await room().store.hands_of(account.id)
+        for row in hands:  # the game as data (protocol 3), where the room still deals that table
+            runner = room().runners.get(row["table_name"])
+            try:
+                row["game_info"] = jsonable(info_of(runner.config, row["game"])) if runner else None
+            except KeyError:  # a game the table no longer deals
+                row["game_info"] = None
+        return JSONResponse({"hands": hands})
 
     @app.get("/api/hands/{ref}", operation_id="hand")
     async def hand(ref: str, request: Request) -> Response:

@@ -44,6 +44,46 @@ def game_label(game: Game) -> str:
     return f"{game.structure.value} {game.small_blind}/{game.big_blind}{ante.replace(', ', ' ')}"
 
 
+_STRUCTURES = {
+    Structure.NO_LIMIT: "no_limit", Structure.POT_LIMIT: "pot_limit", Structure.FIXED_LIMIT: "fixed_limit",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as data, for clients: they name it and show its stakes from these fields in
+    their own language, never by reading ``game_label``'s English (protocol 3).
+
+    >>> game_info(Game.fixed_limit(4, 8, small_blind=2, big_blind=4)).stakes
+    (4, 8)
+    """
+
+    variant: str  # "holdem" or "stud"
+    structure: str  # "no_limit", "pot_limit" or "fixed_limit"
+    stakes: tuple[int, int]  # the blinds (no limit, pot limit); the small and big bet (fixed limit, stud)
+    small_blind: int  # 0 in stud
+    big_blind: int  # 0 in stud
+    small_bet: int  # fixed limit and stud; 0 otherwise
+    big_bet: int
+    ante: int
+    bring_in: int  # stud; 0 otherwise
+
+
+def game_info(game: Game) -> GameInfo:
+    fixed = game.structure is Structure.FIXED_LIMIT
+    return GameInfo(
+        variant=game.variant,
+        structure=_STRUCTURES[game.structure],
+        stakes=(game.small_bet, game.big_bet) if fixed else (game.small_blind, game.big_blind),
+        small_blind=game.small_blind,
+        big_blind=game.big_blind,
+        small_bet=game.small_bet if fixed else 0,
+        big_bet=game.big_bet if fixed else 0,
+        ante=game.ante,
+        bring_in=game.bring_in,
+    )
+
+
 @dataclass(frozen=True)
 class Stage:
     """One game of a schedule and how many hands in a row it is dealt."""

@@ -14,10 +14,31 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pokerroom.core.cards import Card
-from pokerroom.core.evaluator import best_five, describe, evaluate_ints
+from pokerroom.core.cards import RANKS, Card
+from pokerroom.core.evaluator import best_five, category, describe, evaluate_ints
 from pokerroom.core.events import Event, HandEnded, HoleDealt, PotAwarded, for_viewer
+from pokerroom.table.config import GameInfo, game_info
 from pokerroom.table.events import HandFinished
+
+# the hand categories (evaluator.category's 0..8) as stable keys for clients
+CATEGORIES = (
+    "high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+    "four_of_a_kind", "straight_flush",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HandValue:
+    """A hand's value as data, for clients to name in their language (``describe`` is the
+    English, for logs): its category and the ranks of its best five cards, most important
+    first (groups, then kickers; a wheel 5-4-3-2-A), as 'A', 'K', ... '2'."""
+
+    category: str
+    ranks: tuple[str, ...]
+
+
+def hand_value(value: int, best: Sequence[Card]) -> HandValue:
+    return HandValue(CATEGORIES[category(value)], tuple(RANKS[c.rank] for c in best))
 
 
 @dataclass(frozen=True)
@@ -34,6 +55,7 @@ class PlayerRecord:
     hand: str | None  # the best hand, for those who reached the showdown
     best: tuple[Card, ...]  # its five cards (empty when not revealed)
     revealed: tuple[Card, ...] = ()  # the cards he showed after the hand (D12), in his hole order
+    value: HandValue | None = None  # ``hand`` as data
 
 
 @dataclass(frozen=True)
@@ -43,6 +65,7 @@ class PotRecord:
     winners: tuple[int, ...]  # seats
     shares: tuple[int, ...]
     hand: str | None  # the winning hand, None when nobody contested the pot
+    value: HandValue | None = None  # ``hand`` as data
 
 
 @dataclass(frozen=True)
@@ -56,6 +79,7 @@ class HandRecord:
     players: tuple[PlayerRecord, ...]
     pots: tuple[PotRecord, ...]
     events: tuple[Event, ...]  # the hand's events by seat, revealed as D6 says
+    game_info: GameInfo | None = None  # ``game`` as data
 
     def player(self, seat: int) -> PlayerRecord:
         return next(p for p in self.players if p.seat == seat)
@@ -148,12 +172,15 @@ def record_hand(
     visible = set(hand.shown) | revealed  # views.visible_holes of a complete hand, for nobody
     board = list(hand.board)
     people = []
+    values: dict[int, HandValue] = {}  # by strength: a pot's winning hand
     for p, holes in enumerate(hand.holes):
         reached = p in revealed
         value = None
         if reached and len(holes) + len(board) >= 7:  # Hand.hand_value
             value = evaluate_ints(list(holes) + board)
         best = best_five(list(holes) + board) if value is not None else ()
+        if value is not None:
+            values.setdefault(value, hand_value(value, best))
         shown = showed.get(p, ())
         if p in visible:  # views._cards: stud up cards are seen by everyone (R2)
             seen: tuple[Card | None, ...] = tuple(holes)
@@ -173,11 +200,13 @@ def record_hand(
             hand=describe(value) if value is not None else None,
             best=best,
             revealed=shown,
+            value=values[value] if value is not None else None,
         ))
     pots = tuple(
         PotRecord(
             e.pot, e.amount, tuple(seats[w] for w in e.winners), e.shares,
             None if e.value is None else describe(e.value),
+            None if e.value is None else values.get(e.value),
         )
         for e in hand.events
         if type(e) is PotAwarded
@@ -190,5 +219,7 @@ def record_hand(
         for e in hand.events
         if type(e) is not HandEnded
     )
-    return HandRecord(number, game, button, tuple(board), tuple(people), pots, events)
+    played = getattr(hand, "game", None)  # a core Hand's and a stored hand's Game
+    info = game_info(played) if played is not None else None
+    return HandRecord(number, game, button, tuple(board), tuple(people), pots, events, info)
 

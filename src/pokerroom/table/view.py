@@ -2,16 +2,20 @@
 
 The seats, stacks and states, the button and blinds, the hand as ``core.views`` projects it
 for that viewer (his own hole cards only), whose turn it is and until when, what the viewer
-may do, what he is asked to post, and the mixed-game schedule.
+may do, what he is asked to post, and the mixed-game schedule; the games as data
+(``GameInfo``) beside their English labels, which clients show only in logs.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pokerroom.core.cards import Card
 from pokerroom.core.hand import Legal
 from pokerroom.core.views import view as hand_view
+from pokerroom.table.config import GameInfo, TableConfig, game_info, game_label
+from pokerroom.table.events import GameChanged, HandStarted
 from pokerroom.table.seating import Options
 from pokerroom.table.table import PLAYING, Table
 
@@ -71,6 +75,47 @@ class TableView:
     revealable: tuple[int, ...] = ()  # the viewer's hole cards he may show now (D12)
     straddles: bool = False  # the table allows straddles (D10)
     missed_blinds: str = "seeds"  # what a player who missed blinds posts (D11)
+    game_info: GameInfo | None = None  # ``game`` as data (always set by table_view)
+    next_game_info: GameInfo | None = None  # ``next_game`` as data
+
+
+def info_of(config: TableConfig, label: str) -> GameInfo:
+    """The game of ``config``'s schedule whose label is ``label`` (labels come from
+    ``game_label`` of these very games: a lookup, not a reading of the text)."""
+    for stage in config.schedule:
+        if game_label(stage.game) == label:
+            return game_info(stage.game)
+    raise KeyError(f"no game {label!r} in the schedule of {config.name}")
+
+
+class HandStartedInfo(NamedTuple):
+    """``HandStarted`` as clients get it: with its game as data (protocol 3)."""
+
+    number: int
+    game: str
+    button: int
+    small_blind: int | None
+    big_blind: int | None
+    seats: tuple[int, ...]
+    game_info: GameInfo
+
+
+class GameChangedInfo(NamedTuple):
+    """``GameChanged`` as clients get it: with its game as data (protocol 3)."""
+
+    game: str
+    stage: int
+    game_info: GameInfo
+
+
+def with_game_info(
+    event: HandStarted | GameChanged, config: TableConfig
+) -> HandStartedInfo | GameChangedInfo:
+    """A table event naming a game, with that game as data beside the label."""
+    info = info_of(config, event.game)
+    if isinstance(event, HandStarted):
+        return HandStartedInfo(*event, info)
+    return GameChangedInfo(event.game, event.stage, info)
 
 
 def table_view(table: Table, viewer: str | None = None, now: float | None = None) -> TableView:
@@ -140,4 +185,6 @@ def table_view(table: Table, viewer: str | None = None, now: float | None = None
         revealable=table.revealable(seat) if seat is not None else (),
         straddles=table.config.straddles,
         missed_blinds=table.config.missed_blinds,
+        game_info=info_of(table.config, now_game),
+        next_game_info=info_of(table.config, next_game),
     )

@@ -106,7 +106,7 @@ class Room:
             return None
         return await self.store.last_departure(table, account_id, now - window)
 
-    def tables(self) -> list[dict[str, Any]]:
+    def tables(self) -> list[p.LobbyRow]:
         return [r.summary() for r in self.runners.values()]
 
     def lobby_changed(self) -> None:

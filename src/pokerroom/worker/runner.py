@@ -28,14 +28,23 @@ from pokerroom.table import IDLE, PLAYING, Table, TableConfig, TableError
 from pokerroom.table.events import (
     AnyEvent,
     CardsRevealed,
+    GameChanged,
     HandFinished,
     HandStarted,
     Left,
     TimedOut,
     TurnStarted,
 )
-from pokerroom.table.view import table_view
-from pokerroom.wire import event_item, events_text, jsonable, record_json, your_turn_text
+from pokerroom.table.view import info_of, table_view, with_game_info
+from pokerroom.wire import (
+    event_item,
+    events_text,
+    jsonable,
+    record_model,
+    view_model,
+    wire_event,
+    your_turn_text,
+)
 from pokerroom.worker.deal import Deal, Dealer
 from pokerroom.worker.deal import secure_deck as secure_deck  # its home was here
 from pokerroom.worker.eventlog import NOBODY, REPLAY_COST, Entry, EventLog
@@ -58,6 +67,7 @@ PAUSE_ALERT = 60.0  # seconds paused after which the log says so as an error
 _WHILE_PAUSED = (p.Subscribe, p.Unsubscribe, p.PreviousHand)
 
 
+@wire_event("DeckCommitted")
 class DeckCommitted(NamedTuple):
     """Published at the deal, before the first card: the commitment to the deck that is
     dealt (fairness.py; its salts and cards are revealed, as each reader may see them, in
@@ -67,6 +77,7 @@ class DeckCommitted(NamedTuple):
     commitment: str
 
 
+@wire_event("DeckSeeded")
 class DeckSeeded(NamedTuple):
     """Published at the deal after ``HandStarted``, before the first card: the players'
     seeds mixed into this deal (seat, seed), and the commitment to the next hand's deck,
@@ -77,6 +88,7 @@ class DeckSeeded(NamedTuple):
     next_commitment: str
 
 
+@wire_event("ChatLine")
 class ChatLine(NamedTuple):
     player: str
     text: str
@@ -140,7 +152,7 @@ class TableRunner:
         self._finished: deque[float] = deque(maxlen=500)
         self._pots: deque[int] = deque(maxlen=50)
         self.task: asyncio.Task[None] | None = None
-        self._summary: dict[str, Any] | None = None  # the lobby line, while it holds
+        self._summary: p.LobbyRow | None = None  # the lobby line, while it holds
         self._summary_at = 0.0
         self._dealt_to: dict[int, str] = {}  # seat -> player, of the hand being played or the last
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
@@ -160,7 +172,7 @@ class TableRunner:
         _release(self._waiter)
         return done
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> p.LobbyRow:
         """The table's lobby line, made again only after the table changed (or a minute on,
         for the hands per hour): the lobby asks for every table each second."""
         now = time.time()
@@ -170,7 +182,7 @@ class TableRunner:
         recent = [t for t in self._finished if t > now - 3600]
         now_game, next_game, left = table.schedule()
         self._summary_at = now
-        self._summary = {
+        self._summary = p.LobbyRow.model_validate({
             "name": self.name,
             "game": now_game,
             "next_game": next_game,
@@ -185,7 +197,9 @@ class TableRunner:
             "average_pot": round(sum(self._pots) / len(self._pots)) if self._pots else 0,
             "hands_per_hour": len(recent),
             "hands": table.hand_number,
-        }
+            "game_info": jsonable(info_of(self.config, now_game)),
+            "next_game_info": jsonable(info_of(self.config, next_game)),
+        })
         return self._summary
 
     # ------------------------------------------------------------------ the task
@@ -304,7 +318,7 @@ class TableRunner:
         if isinstance(m, p.PreviousHand):
             assert conn is not None
             record = table.previous
-            conn.send(p.PreviousHandRecord(table=self.name, hand=record_json(record) if record else None))
+            conn.send(p.PreviousHandRecord(table=self.name, hand=record_model(record) if record else None))
             return
         player = self._player(conn)
         if isinstance(m, p.Seed):  # a seated player's randomness for the next deal (deal.py)
@@ -393,10 +407,10 @@ class TableRunner:
             conn.send(p.Snapshot(table=self.name, version=self.version, view=self._view(conn)))
         self._send_turn(conn)
 
-    def _view(self, conn: Connection) -> dict[str, Any]:
+    def _view(self, conn: Connection) -> p.TableView:
         seated = conn.player is not None and any(s.player == conn.player for s in self.table.seats.values())
         viewer = conn.player if seated else None
-        return jsonable(table_view(self.table, viewer, time.time()))  # type: ignore[no-any-return]
+        return view_model(table_view(self.table, viewer, time.time()))
 
     # ------------------------------------------------------------------ events out
 
@@ -444,8 +458,10 @@ class TableRunner:
             kind = type(e)
             if kind is TurnStarted:
                 turn_started = True
-            elif kind is HandStarted and table.plan is not None:
-                dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
+            elif kind is HandStarted or kind is GameChanged:
+                e = with_game_info(e, self.config)  # the game as data for clients (protocol 3)
+                if kind is HandStarted and table.plan is not None:
+                    dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
             elif kind.__name__ in _LOBBY_EVENTS:
                 lobby_changed = True
             who = audience(e) if kind.__module__ == _CORE_EVENTS else None

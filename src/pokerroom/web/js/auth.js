@@ -43,7 +43,7 @@ export class Auth {
       if (this.mode === "register") await api.register(name, password);
       else await api.login(name, password);
       $("#auth-password").value = "";
-      this.room.player = name;
+      this.room.signedIn(name);
       this.signedIn();
     } catch (err) {
       error.textContent = errorText(err.code, err.message);
@@ -67,8 +67,7 @@ export class Auth {
     } catch {
       // logged out anyway from this page's point of view
     }
-    this.room.player = null;
-    this.room.balance = null;
+    this.room.signedOut();
     for (const name of [...this.room.tables.keys()]) this.room.close(name);
     this.room.forgetVersions();
     this.socket.reconnect();

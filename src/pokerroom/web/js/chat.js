@@ -27,7 +27,7 @@ export function describe(entry) {
     case "TableResumed":
       return { kind: "hand", nodes: [t("log.resumed", { s: Math.round(e.seconds) })] };
     case "HandStarted":
-      return { kind: "hand", nodes: [t("log.hand", { n: e.number, game: gameLong(e.game) })] };
+      return { kind: "hand", nodes: [t("log.hand", { n: e.number, game: gameLong(e.game_info, e.game) })] };
     case "Posted":
       return { kind: "dealer", nodes: [t(`log.posted.${e.kind}`, { p, n: chips(e.amount) }) + allIn] };
     case "Acted":
@@ -45,7 +45,7 @@ export function describe(entry) {
     case "PotAwarded":
       return { kind: "dealer win", nodes: [entry.winners.map((w, k) => t("log.won", { p: w ?? "?", n: chips(e.shares[k]) })).join(", ")] };
     case "HandName":
-      return { kind: "dealer", nodes: [`${e.player}: `, cardsInline(e.cards), ` — ${handName(e.hand)}`] };
+      return { kind: "dealer", nodes: [`${e.player}: `, cardsInline(e.cards), ` — ${handName(e.value, e.hand)}`] };
     case "Seated":
       return { kind: "dealer", nodes: [t("log.seated", { p: e.player, seat: e.seat, n: chips(e.stack) })] };
     case "Left":
@@ -59,7 +59,7 @@ export function describe(entry) {
     case "TimedOut":
       return { kind: "dealer", nodes: [t("log.timedOut", { p: e.player })] };
     case "GameChanged":
-      return { kind: "hand", nodes: [t("log.gameChanged", { game: gameLong(e.game) })] };
+      return { kind: "hand", nodes: [t("log.gameChanged", { game: gameLong(e.game_info, e.game) })] };
     case "Reshuffled":
       return { kind: "dealer", nodes: [t("log.reshuffled")] };
     case "BlindMissed":

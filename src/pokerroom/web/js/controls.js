@@ -4,7 +4,7 @@
 // buttons that show one's cards to everyone (D12); keyboard shortcuts.
 import { cardsInline } from "./chat.js";
 import { clear, h, setText } from "./dom.js";
-import { parseGame } from "./games.js";
+import { gameFacts } from "./games.js";
 import { cardName, chips, t } from "./i18n.js";
 import { showError } from "./toast.js";
 
@@ -44,7 +44,7 @@ export class ActionBar {
     const view = this.ts.view;
     const me = this.ts.mySeat();
     const level = Math.max(0, ...view.seats.filter((s) => s.in_hand).map((s) => s.bet));
-    return { view, me, level, game: parseGame(view.game) };
+    return { view, me, level, game: gameFacts(view.game_info) };
   }
 
   myTurn() {
@@ -199,7 +199,6 @@ export class ActionBar {
   }
 
   async send(action, amount) {
-    const ts = this.ts;
     if (!this.myTurn()) return;
     for (const b of this.turnEl.querySelectorAll("button")) b.disabled = true;
     this.turnEl.classList.add("sending");
@@ -208,8 +207,7 @@ export class ActionBar {
     } catch (err) {
       showError(err);
       this.key = null;
-      this.turnEl.classList.remove("sending");
-      if (ts) ts.sending = false;
+      this.turnEl.classList.remove("sending"); // the room cleared ts.sending (Room.act)
       this.update();
     }
   }
@@ -264,12 +262,12 @@ export class ActionBar {
     if (!playing || (view.legal && view.actor === view.seat)) {
       this.preEl.hidden = true;
       this.preKey = null;
-      if (!playing) ts.pre = null;
+      if (!playing) this.room.setPre(this.name, null);
       return;
     }
     // the bet changed (or the street, or the hand): the boxes clear
     if (ts.pre && (ts.pre.level !== level || ts.pre.street !== view.street || ts.pre.hand !== view.hand_number)) {
-      ts.pre = null;
+      this.room.setPre(this.name, null);
     }
     const toCall = Math.max(0, level - me.bet);
     const key = JSON.stringify([ts.pre?.kind ?? null, toCall, me.stack]);
@@ -288,7 +286,7 @@ export class ActionBar {
       const input = h("input", { type: "checkbox", dataset: { pre: kind } });
       input.checked = ts.pre?.kind === kind;
       input.addEventListener("change", () => {
-        ts.pre = input.checked ? { kind, level, street: view.street, hand: view.hand_number, toCall } : null;
+        this.room.setPre(this.name, input.checked ? { kind, level, street: view.street, hand: view.hand_number, toCall } : null);
         this.preKey = null;
         this.update();
       });
@@ -300,7 +298,7 @@ export class ActionBar {
   runPreAction() {
     const ts = this.ts;
     const pre = ts.pre;
-    ts.pre = null;
+    this.room.setPre(this.name, null);
     const legal = ts.view.legal;
     if (legal.bring_in || legal.show || legal.muck) return false;
     const { level, view } = this.situation();

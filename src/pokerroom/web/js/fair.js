@@ -2,8 +2,9 @@
 // deals"): the leaves make the commitment announced at the deal, stand in the order the
 // commitment and the players' seeds give, and the player's cards, the board and the cards
 // shown are opened at the places the game's dealing order gives them (burns and the stud
-// reshuffle included). The same steps and the same words as verify_history.
-import { sha256 } from "./sha256.js";
+// reshuffle included). The same steps and the same words as verify_history. Hashing is
+// WebCrypto's, which is asynchronous: so is every function here that hashes.
+import { digestHex as sha256 } from "./sha256.js"; // WebCrypto where the page has it
 
 const BOARD = -1;
 const WORDS = 2 ** 32;
@@ -11,27 +12,27 @@ const WORDS = 2 ** 32;
 class Unproven extends Error {}
 
 /** The key a deal's order is drawn from (fairness.mix). seeds: [[seat, seed], ...]. */
-export function mix(commitment, seeds) {
+export async function mix(commitment, seeds) {
   const lines = [...seeds].sort((a, b) => a[0] - b[0]).map(([s, x]) => `${s}:${x}\n`).join("");
   return sha256(`pokerroom deal 2\n${commitment}\n${lines}`);
 }
 
-function* words(key) {
+async function* words(key) {
   for (let counter = 0; ; counter += 1) {
-    const hex = sha256(`${key}:${counter}`);
+    const hex = await sha256(`${key}:${counter}`);
     for (let i = 0; i < 8; i += 1) yield parseInt(hex.slice(8 * i, 8 * i + 8), 16);
   }
 }
 
 /** The Fisher-Yates shuffle of 0 .. n-1 drawn from key (fairness.permutation). */
-export function permutation(key, n) {
+export async function permutation(key, n) {
   const order = Array.from({ length: n }, (_, i) => i);
   const stream = words(key);
   for (let i = n - 1; i > 0; i -= 1) {
     const m = i + 1;
     const limit = WORDS - (WORDS % m);
-    let word = stream.next().value;
-    while (word >= limit) word = stream.next().value;
+    let word = (await stream.next()).value;
+    while (word >= limit) word = (await stream.next()).value;
     const j = word % m;
     [order[i], order[j]] = [order[j], order[i]];
   }
@@ -39,7 +40,7 @@ export function permutation(key, n) {
 }
 
 /** [position, seat or BOARD] of every card dealt, from the record's events (fairness.deal_slots). */
-export function dealSlots(seats, events, key) {
+export async function dealSlots(seats, events, key) {
   const n = seats.length;
   const dealt = events.filter((e) => ["HoleDealt", "BoardDealt", "Reshuffled", "Acted"].includes(e.type));
   let first = 0;
@@ -51,7 +52,7 @@ export function dealSlots(seats, events, key) {
     slots.push([k, seats[k % n]]);
   }
   const rest = dealt.slice(first);
-  return slots.concat(first === 2 * n ? holdemBoard(rest, first) : studStreets(seats, rest, first, key));
+  return slots.concat(first === 2 * n ? holdemBoard(rest, first) : await studStreets(seats, rest, first, key));
 }
 
 function holdemBoard(events, pos) {
@@ -66,7 +67,7 @@ function holdemBoard(events, pos) {
   return slots;
 }
 
-function studStreets(seats, events, pos, key) {
+async function studStreets(seats, events, pos, key) {
   let stock = Array.from({ length: 52 }, (_, i) => i);
   let burned = [];
   const folded = new Set();
@@ -92,7 +93,7 @@ function studStreets(seats, events, pos, key) {
       if (!announced) throw new Unproven("the stub ran short without a reshuffle in the record");
       if (key === null) throw new Unproven("the stud reshuffle of this hand (the scheme before seeds) was not committed");
       const pool = stock.slice(pos).concat(burned);
-      stock = permutation(`${key}:reshuffle:${reshuffles}`, pool.length).map((j) => pool[j]);
+      stock = (await permutation(`${key}:reshuffle:${reshuffles}`, pool.length)).map((j) => pool[j]);
       pos = 0;
       burned = [];
       reshuffles += 1;
@@ -119,17 +120,17 @@ function studStreets(seats, events, pos, key) {
 /** The proof of a hand (fairness.verify_history): {ok, reason, scheme, proven, seeds}.
  *  announced: what this browser saw at the deal, or null: {commitment, seeds}, and
  *  ``broken`` when the deal was not the one its seed was sent for (store.js). */
-export function verifyHand(history, announced) {
+export async function verifyHand(history, announced) {
   const scheme = history?.deal?.scheme ?? 1;
   try {
-    return { ok: true, scheme, ...check(history, scheme, announced) };
+    return { ok: true, scheme, ...(await check(history, scheme, announced)) };
   } catch (err) {
     if (err instanceof Unproven) return { ok: false, scheme, reason: err.message };
     return { ok: false, scheme, reason: `not a hand history this checks (${err.message})` };
   }
 }
 
-function check(history, scheme, announced) {
+async function check(history, scheme, announced) {
   if (scheme !== 1 && scheme !== 2) throw new Unproven(`a deal of scheme ${scheme}`);
   const { commitment, leaves } = history;
   if (typeof commitment !== "string" || !/^[0-9a-f]{64}$/.test(commitment)) throw new Unproven("the history has no commitment");
@@ -146,32 +147,33 @@ function check(history, scheme, announced) {
   }
   let key = null;
   if (scheme === 1) {
-    if (seeds.length || sha256(leaves.join("")) !== commitment) throw new Unproven("the leaves do not make the commitment");
+    if (seeds.length || (await sha256(leaves.join(""))) !== commitment) throw new Unproven("the leaves do not make the commitment");
   } else {
     const ordered = [...leaves].sort();
-    if (sha256(ordered.join("")) !== commitment) throw new Unproven("the leaves do not make the commitment");
-    key = mix(commitment, seeds);
-    if (permutation(key, 52).some((j, k) => leaves[k] !== ordered[j])) {
+    if ((await sha256(ordered.join(""))) !== commitment) throw new Unproven("the leaves do not make the commitment");
+    key = await mix(commitment, seeds);
+    if ((await permutation(key, 52)).some((j, k) => leaves[k] !== ordered[j])) {
       throw new Unproven("the leaves are not in the order the commitment and the seeds give");
     }
   }
   const seats = history.players.map((p) => p.seat);
-  const slots = dealSlots(seats, history.record.events, key);
-  return { ...checkOpenings(history, leaves, slots, seats), seeds };
+  const slots = await dealSlots(seats, history.record.events, key);
+  return { ...(await checkOpenings(history, leaves, slots, seats)), seeds };
 }
 
 function sortSeeds(seeds) {
   return [...seeds].map(([s, x]) => [Number(s), String(x)]).sort((a, b) => a[0] - b[0]);
 }
 
-function checkOpenings(history, leaves, slots, seats) {
+async function checkOpenings(history, leaves, slots, seats) {
   const opened = new Map();
-  for (const o of history.openings) {
-    const ok = Number.isInteger(o?.position) && o.position >= 0 && o.position < leaves.length
-      && typeof o.card === "string" && typeof o.salt === "string" && sha256(o.salt + o.card) === leaves[o.position];
-    if (!ok) throw new Unproven(`an opening does not match its leaf`);
+  const wellFormed = (o) => Number.isInteger(o?.position) && o.position >= 0 && o.position < leaves.length
+    && typeof o.card === "string" && typeof o.salt === "string";
+  const hashes = await Promise.all(history.openings.map((o) => (wellFormed(o) ? sha256(o.salt + o.card) : null)));
+  history.openings.forEach((o, k) => {
+    if (hashes[k] === null || hashes[k] !== leaves[o.position]) throw new Unproven(`an opening does not match its leaf`);
     opened.set(o.position, o.card);
-  }
+  });
   const places = new Map();
   for (const [position, owner] of slots) places.set(owner, [...(places.get(owner) ?? []), position]);
   const mine = history.your_cards.map(String);

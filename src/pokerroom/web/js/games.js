@@ -1,39 +1,46 @@
-// Reading what the server names: game labels ("NL 1/2", "FL 2/4 (blinds 1/2)",
-// "Stud 10/20 (ante 1, bring-in 3)") and the untyped events of a previous-hand record.
+// Naming what the server sends as data: a game (``game_info`` in the view, the lobby rows,
+// HandStarted, GameChanged and the previous-hand record: variant, structure, stakes,
+// blinds, ante, bring-in) in the current language, and the untyped events of records
+// stored before events had types. Nothing here reads the server's English labels: they
+// are shown as they are only where a history stored before protocol 3 has no data.
 // Display only: every rule (what is legal, how much) comes from the server.
 import { t } from "./i18n.js";
 
-/** A game label as parts: kind (NL, PL, FL, Stud), stakes text, and the numbers. */
-export function parseGame(label) {
-  const text = String(label || "");
-  let m = text.match(/^Stud (\d+)\/(\d+) \(ante (\d+), bring-in (\d+)\)$/);
-  if (m) {
-    return { kind: "Stud", stakes: `${m[1]}/${m[2]}`, smallBet: +m[1], bigBet: +m[2], ante: +m[3], bringIn: +m[4],
-      fixed: true, stud: true, label: text };
-  }
-  m = text.match(/^FL (\d+)\/(\d+) \(blinds (\d+)\/(\d+)(?:, ante (\d+))?\)$/);
-  if (m) {
-    return { kind: "FL", stakes: `${m[1]}/${m[2]}`, smallBet: +m[1], bigBet: +m[2], sb: +m[3], bb: +m[4],
-      ante: m[5] ? +m[5] : 0, fixed: true, stud: false, label: text };
-  }
-  m = text.match(/^(NL|PL) (\d+)\/(\d+)(?: ante (\d+))?$/);
-  if (m) {
-    return { kind: m[1], stakes: `${m[2]}/${m[3]}`, sb: +m[2], bb: +m[3], ante: m[4] ? +m[4] : 0,
-      fixed: false, stud: false, label: text };
-  }
-  return { kind: "", stakes: "", fixed: false, stud: false, label: text };
+const KINDS = { no_limit: "NL", pot_limit: "PL", fixed_limit: "FL" };
+
+/** A game's facts for drawing: kind (NL, PL, FL, Stud; "" without data), stakes text,
+ *  blinds (sb, bb), bets, ante and bring-in, and whether it is fixed limit or stud. */
+export function gameFacts(info) {
+  if (!info) return { kind: "", stakes: "", stud: false, fixed: false, sb: 0, bb: 0, smallBet: 0, bigBet: 0, ante: 0, bringIn: 0 };
+  const stud = info.variant === "stud";
+  return {
+    kind: stud ? "Stud" : KINDS[info.structure] ?? "",
+    stakes: `${info.stakes[0]}/${info.stakes[1]}`,
+    stud,
+    fixed: info.structure === "fixed_limit",
+    sb: info.small_blind,
+    bb: info.big_blind,
+    smallBet: info.small_bet,
+    bigBet: info.big_bet,
+    ante: info.ante,
+    bringIn: info.bring_in,
+  };
 }
 
-/** "No-Limit Hold'em" in the current language. */
-export function gameTitle(label) {
-  const g = parseGame(label);
-  return g.kind ? t(`game.${g.kind}`) : g.label;
+export function isStud(info) {
+  return info?.variant === "stud";
 }
 
-/** "No-Limit Hold'em 1/2, ante 1" in the current language. */
-export function gameLong(label) {
-  const g = parseGame(label);
-  if (!g.kind) return g.label;
+/** "No-Limit Hold'em" in the current language (``label`` where there is no data). */
+export function gameTitle(info, label = "") {
+  const g = gameFacts(info);
+  return g.kind ? t(`game.${g.kind}`) : label;
+}
+
+/** "No-Limit Hold'em 1/2 (ante 1)" in the current language (``label`` where there is no data). */
+export function gameLong(info, label = "") {
+  const g = gameFacts(info);
+  if (!g.kind) return label;
   const extra = [];
   if (g.kind === "FL") extra.push(t("game.blinds", { sb: g.sb, bb: g.bb }));
   if (g.ante) extra.push(t("game.ante", { n: g.ante }));
@@ -41,13 +48,24 @@ export function gameLong(label) {
   return `${t(`game.${g.kind}`)} ${g.stakes}${extra.length ? ` (${extra.join(", ")})` : ""}`;
 }
 
-/** The game of a lobby row: its own, or "Mixed" for a table with a schedule. */
-export function lobbyKind(row) {
-  if (row.hands_to_switch > 0 || row.next_game !== row.game) return "Mixed";
-  return parseGame(row.game).kind || "Other";
+function sameGame(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** What a record event is: the record keeps events as plain objects without their type. */
+/** The game of a lobby row: its own, or "Mixed" for a table with a schedule. */
+export function lobbyKind(row) {
+  if (row.hands_to_switch > 0 || !sameGame(row.game_info, row.next_game_info)) return "Mixed";
+  return gameFacts(row.game_info).kind || "Other";
+}
+
+/** Whether a previous-hand record is of stud: its game says so; a record stored before
+ *  protocol 3 has none, and a stud hand is the one whose cards are dealt face up. */
+export function recordIsStud(record) {
+  if (record.game_info) return isStud(record.game_info);
+  return record.events.some((e) => e.face_up === true);
+}
+
+/** What a record event is: records stored before events had types keep plain objects. */
 export function recordEventType(e) {
   if ("type" in e) return e.type;
   if ("kind" in e) return "Posted";

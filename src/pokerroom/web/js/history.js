@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { cardElement } from "./cards.js";
 import { cardsInline, describe } from "./chat.js";
 import { $, clear, h } from "./dom.js";
-import { gameLong, recordEventType, streetByIndex, streetName } from "./games.js";
+import { gameLong, recordEventType, recordIsStud, streetByIndex, streetName } from "./games.js";
 import { chips, dateTime, handName, t } from "./i18n.js";
 import { verifyHand } from "./fair.js";
 import { showError } from "./toast.js";
@@ -75,7 +75,9 @@ export class HandsWindow {
       if (!row) return;
       const detail = await api.hand(row.id);
       if (this.tab !== "previous" || !fair.isConnected) return;
-      fair.replaceWith(fairView(detail, row.id, ts.name, this.room.announced(ts.name, record.number)));
+      const view = await fairView(detail, row.id, ts.name, this.room.announced(ts.name, record.number));
+      if (this.tab !== "previous" || !fair.isConnected) return;
+      fair.replaceWith(view);
     } catch (err) {
       showError(err);
     }
@@ -106,7 +108,7 @@ export class HandsWindow {
       h("td", {}, x.ended_at ? dateTime(x.ended_at) : ""),
       h("td", {}, x.table_name),
       h("td", { class: "num" }, `#${x.number}`),
-      h("td", {}, gameLong(x.game)),
+      h("td", {}, gameLong(x.game_info, x.game)),
       h("td", { class: `num ${x.net > 0 ? "plus" : x.net < 0 ? "minus" : ""}` }, signed(x.net)),
       h("td", {}, h("div", { class: "row-buttons" },
         h("button", { type: "button", class: "secondary small", onclick: () => this.detail(x) }, t("hist.details")),
@@ -126,11 +128,12 @@ export class HandsWindow {
       showError(err);
       return;
     }
+    const fair = await fairView(data, row.id, data.table, this.room.announced(data.table, data.number));
     clear(this.body);
     this.body.append(
       h("button", { type: "button", class: "link", onclick: () => this.renderMine() }, `← ${t("hist.back")}`),
       h("div", { class: "prev", dataset: { hand: String(data.number) } }, recordView(data.record, data.table)),
-      fairView(data, row.id, data.table, this.room.announced(data.table, data.number)));
+      fair);
   }
 }
 
@@ -157,7 +160,7 @@ export function recordView(record, table) {
 
   const players = [...record.players].sort((a, b) => a.seat - b.seat).map((p) => {
     let handText = "";
-    if (p.reached_showdown && p.hand) handText = handName(p.hand);
+    if (p.reached_showdown && p.hand) handText = handName(p.value, p.hand);
     else if (p.folded) handText = t("prev.folded");
     const visible = p.cards.some((c) => c);
     const best = winners.has(p.seat) && p.best?.length ? new Set(p.best) : null;
@@ -174,11 +177,11 @@ export function recordView(record, table) {
     const title = record.pots.length === 1 ? t("prev.potOnly") : k === 0 ? t("prev.potMain") : t("prev.potSide", { k });
     const who = pot.winners.map((w, i) => `${names[w] ?? w} (${chips(pot.shares[i])})`).join(", ");
     return h("li", {}, t("prev.potWon", { pot: title, n: chips(pot.amount), names: who }),
-      pot.hand ? ` — ${handName(pot.hand)}` : "");
+      pot.hand ? ` — ${handName(pot.value, pot.hand)}` : "");
   });
 
   return [
-    h("h3", {}, t("prev.heading", { n: record.number, game: gameLong(record.game) }), table ? h("span", { class: "muted" }, ` · ${table}`) : null),
+    h("h3", {}, t("prev.heading", { n: record.number, game: gameLong(record.game_info, record.game) }), table ? h("span", { class: "muted" }, ` · ${table}`) : null),
     record.board.length ? h("div", { class: "prev-board" }, h("span", { class: "label" }, t("prev.board")),
       cardList(record.board, bestOfWinners.size ? bestOfWinners : null)) : null,
     h("table", { class: "prev-players" },
@@ -191,7 +194,7 @@ export function recordView(record, table) {
 }
 
 function actionList(record, names) {
-  const stud = record.game.startsWith("Stud");
+  const stud = recordIsStud(record);
   const streets = [];
   let current = { title: streetName(streetByIndex(0, stud)), items: [] };
   streets.push(current);
@@ -216,8 +219,8 @@ function actionList(record, names) {
 
 /** The deal's commitment, the check (against what this browser saw announced at the deal,
  *  when it saw it: fair.js), the seeds mixed in, the proven cards, and the downloads. */
-function fairView(data, id, table, announced) {
-  const verdict = verifyHand(data, announced);
+async function fairView(data, id, table, announced) {
+  const verdict = await verifyHand(data, announced);
   const seeds = data.deal?.seeds ?? [];
   const notes = [];
   if (verdict.ok && !announced?.commitment) notes.push(t("prev.unannounced"));

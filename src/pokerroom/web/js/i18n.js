@@ -1,5 +1,6 @@
 // Two languages, chosen from navigator.language and switchable. t(key, params) for every
-// word the interface shows; the server's English hand names and error codes translated.
+// word the interface shows; the server's error codes, and the games and hands it sends as
+// data, named in either language.
 import en from "./i18n/en.js";
 import ru from "./i18n/ru.js";
 
@@ -109,80 +110,33 @@ export function cardName(code) {
 
 // ------------------------------------------------------------------ hand names
 
-const RANK_WORDS = {
-  deuce: "2", deuces: "2", trey: "3", treys: "3", four: "4", fours: "4", five: "5", fives: "5",
-  six: "6", sixes: "6", seven: "7", sevens: "7", eight: "8", eights: "8", nine: "9", nines: "9",
-  ten: "T", tens: "T", jack: "J", jacks: "J", queen: "Q", queens: "Q", king: "K", kings: "K",
-  ace: "A", aces: "A",
-};
-const RANK_ORDER = "23456789TJQKA";
-// Russian forms by rank: nominative singular, genitive singular, nominative plural,
-// genitive plural, prepositional plural.
-const RU_FORMS = [
-  ["двойка", "двойки", "двойки", "двоек", "двойках"],
-  ["тройка", "тройки", "тройки", "троек", "тройках"],
-  ["четвёрка", "четвёрки", "четвёрки", "четвёрок", "четвёрках"],
-  ["пятёрка", "пятёрки", "пятёрки", "пятёрок", "пятёрках"],
-  ["шестёрка", "шестёрки", "шестёрки", "шестёрок", "шестёрках"],
-  ["семёрка", "семёрки", "семёрки", "семёрок", "семёрках"],
-  ["восьмёрка", "восьмёрки", "восьмёрки", "восьмёрок", "восьмёрках"],
-  ["девятка", "девятки", "девятки", "девяток", "девятках"],
-  ["десятка", "десятки", "десятки", "десяток", "десятках"],
-  ["валет", "валета", "валеты", "валетов", "валетах"],
-  ["дама", "дамы", "дамы", "дам", "дамах"],
-  ["король", "короля", "короли", "королей", "королях"],
-  ["туз", "туза", "тузы", "тузов", "тузах"],
-];
-const NOM = 0, GEN = 1, NOM_PL = 2, GEN_PL = 3, PREP_PL = 4;
+// The forms of a rank's name the hand names use (``rank.<form>.<rank>``): nominative,
+// genitive, nominative plural, genitive plural, prepositional plural (Russian needs them
+// all; English has a singular and a plural).
+const RANK_FORMS = ["nom", "gen", "nomPl", "genPl", "prepPl"];
+// where the second rank a name says stands among the best five (two pair, full house)
+const SECOND = { two_pair: 2, full_house: 3 };
 
-function ruForm(word, form) {
-  const rank = RANK_WORDS[word];
-  return rank === undefined ? word : RU_FORMS[RANK_ORDER.indexOf(rank)][form];
-}
-
-/** The server's English hand description ("Two pair, aces and kings") in the current
- *  language ("Две пары: тузы и короли"). Unknown shapes are returned as they came. */
-export function handName(english) {
-  if (!english) return "";
-  if (lang === "en") return english;
-  const text = english.trim();
-  const lower = text.toLowerCase();
-  if (lower === "royal flush") return "Роял-флеш";
-  const [head, ...rest] = lower.split(", ");
-  const tail = rest.join(", ");
-  let m;
-  switch (head) {
-    case "high card":
-      return `Старшая карта: ${ruForm(tail, NOM)}`;
-    case "one pair":
-      return `Пара ${ruForm(tail, GEN_PL)}`;
-    case "two pair":
-      m = tail.match(/^(\w+) and (\w+)$/);
-      return m ? `Две пары: ${ruForm(m[1], NOM_PL)} и ${ruForm(m[2], NOM_PL)}` : text;
-    case "three of a kind":
-      return `Тройка ${ruForm(tail, GEN_PL)}`;
-    case "straight":
-      m = tail.match(/^(\w+) high$/);
-      return m ? `Стрит до ${ruForm(m[1], GEN)}` : text;
-    case "flush":
-      m = tail.match(/^(\w+) high$/);
-      return m ? `Флеш, старшая карта — ${ruForm(m[1], NOM)}` : text;
-    case "full house":
-      m = tail.match(/^(\w+) full of (\w+)$/);
-      return m ? `Фулл-хаус: ${ruForm(m[1], NOM_PL)} на ${ruForm(m[2], PREP_PL)}` : text;
-    case "four of a kind":
-      return `Каре ${ruForm(tail, GEN_PL)}`;
-    case "straight flush":
-      m = tail.match(/^(\w+) high$/);
-      return m ? `Стрит-флеш до ${ruForm(m[1], GEN)}` : text;
-    default:
-      return text;
+/** A hand's value as the server sends it (``{category, ranks}``: the best five's ranks,
+ *  most important first) named in the current language: "Two pair, aces and kings", "Две
+ *  пары: тузы и короли". ``english``, the server's name for logs, is shown as it is only
+ *  for a hand stored without its value (before protocol 3). */
+export function handName(value, english = "") {
+  if (!value) return english || "";
+  const first = value.ranks[0];
+  if (value.category === "straight_flush" && first === "A") return t("hand.royal_flush");
+  const second = value.ranks[SECOND[value.category] ?? 1];
+  const params = {};
+  for (const form of RANK_FORMS) {
+    params[`${form}1`] = t(`rank.${form}.${first}`);
+    params[`${form}2`] = second ? t(`rank.${form}.${second}`) : "";
   }
+  return t(`hand.${value.category}`, params);
 }
 
 /** A hand name in the middle of a sentence ("wins 10 with one pair, fours"). */
-export function handNameInline(english) {
-  const name = handName(english);
+export function handNameInline(value, english = "") {
+  const name = handName(value, english);
   return lang === "en" ? name.charAt(0).toLowerCase() + name.slice(1) : name;
 }
 

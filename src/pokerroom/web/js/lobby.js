@@ -3,7 +3,7 @@
 // free seat) or watch.
 import { api } from "./api.js";
 import { $, clear, h } from "./dom.js";
-import { gameLong, gameTitle, lobbyKind, parseGame } from "./games.js";
+import { gameFacts, gameLong, gameTitle, lobbyKind } from "./games.js";
 import { chips, t } from "./i18n.js";
 import { showError, toast } from "./toast.js";
 
@@ -25,8 +25,8 @@ export class Lobby {
   filters() {
     const tables = this.room.lobby;
     const kinds = [...new Set(tables.map(lobbyKind))];
-    const stakes = [...new Set(tables.map((r) => parseGame(r.game).stakes).filter(Boolean))]
-      .sort((a, b) => Number(a.split("/")[1]) - Number(b.split("/")[1]));
+    const bigger = new Map(tables.map((r) => [gameFacts(r.game_info).stakes, r.game_info?.stakes[1] ?? 0]));
+    const stakes = [...bigger.keys()].filter(Boolean).sort((a, b) => bigger.get(a) - bigger.get(b));
     fill(this.game, [["", t("lobby.all")], ...kinds.map((k) => [k, k === "Other" ? k : t(`game.${k}`)])]);
     fill(this.stakes, [["", t("lobby.all")], ...stakes.map((s) => [s, s])]);
   }
@@ -37,14 +37,15 @@ export class Lobby {
     const stakes = this.stakes.value;
     const me = this.room.player;
     const rows = this.room.lobby.filter((r) =>
-      (!game || lobbyKind(r) === game) && (!stakes || parseGame(r.game).stakes === stakes));
+      (!game || lobbyKind(r) === game) && (!stakes || gameFacts(r.game_info).stakes === stakes));
     clear(this.rows);
     for (const r of rows) {
-      const g = parseGame(r.game);
+      const g = gameFacts(r.game_info);
       const seated = Boolean(me && r.players.includes(me));
       const full = r.taken >= r.seats;
       const kind = lobbyKind(r);
-      const gameText = kind === "Mixed" ? t("game.mixedOf", { games: `${gameTitle(r.game)} → ${gameTitle(r.next_game)}` }) : gameLong(r.game);
+      const gameText = kind === "Mixed" ? t("game.mixedOf", { games: `${gameTitle(r.game_info, r.game)} → ${gameTitle(r.next_game_info, r.next_game)}` })
+        : gameLong(r.game_info, r.game);
       const play = h("button", {
         type: "button", class: "primary small", dataset: { action: "play" }, disabled: full && !seated,
         "aria-label": t("lobby.playTitle", { table: r.name }),
@@ -74,8 +75,7 @@ export class Lobby {
     try {
       const { balance } = await api.freeChips();
       const before = this.room.balance ?? 0;
-      this.room.balance = balance;
-      this.room.emit("identity");
+      this.room.setBalance(balance);
       toast(t("lobby.freeChipsDone", { amount: chips(balance - before) }), "ok");
     } catch (err) {
       showError(err);

@@ -3,7 +3,7 @@
 // chips, leave; what he owes to come back (D11) and the all-in protections he has left
 // (D7). Observers see who they are.
 import { clear, h, setText } from "./dom.js";
-import { parseGame } from "./games.js";
+import { gameFacts } from "./games.js";
 import { chips, t } from "./i18n.js";
 import { showError, toast } from "./toast.js";
 
@@ -48,7 +48,7 @@ export class SeatPanel {
         this.room.player ? t("table.observer") : t("table.loginToPlay")));
       return;
     }
-    const game = parseGame(view.game);
+    const game = gameFacts(view.game_info);
     if (view.post) this.el.append(this.postPrompt(view.post));
     if (protectedNow && this.toldProtected !== view.hand_number) {
       this.toldProtected = view.hand_number;

@@ -1,5 +1,7 @@
-// SHA-256 of a text (UTF-8), as hex: checks the deal commitment in any browser, also
-// where crypto.subtle is missing (a page served over plain HTTP on another host).
+// SHA-256 of a text (UTF-8), as hex: ``digestHex`` by WebCrypto where the page has it
+// (a secure context: https, localhost), else by ``sha256`` here, so the deal commitment
+// is checked in any browser, also where crypto.subtle is missing (a page served over
+// plain HTTP on another host).
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -54,4 +56,13 @@ export function sha256(text) {
     hash[4] += e; hash[5] += f; hash[6] += g; hash[7] += hh;
   }
   return Array.from(hash, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+
+/** SHA-256 of ``text`` as hex, by WebCrypto (``crypto.subtle.digest``) where the page has
+ *  it, else by ``sha256``: both give the same digest (tests/web checks it). */
+export async function digestHex(text) {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return sha256(text);
+  const hash = await subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,7 +1,11 @@
 // The client's state: who we are, the lobby, and each open table as the server last
 // described it (its snapshot ``view``, event ``version``, clock, showdown, log and chat).
-// It applies server messages and sends commands; it decides nothing about the game.
+// It applies server messages and sends commands; it decides nothing about the game. Every
+// write of this state goes through here (the Room's methods): the views only read it.
+// A table's events carry versions that rise by one (docs/protocol.md): a version skipped
+// means something was lost, and the table is drawn again from a fresh snapshot, never on.
 import { api } from "./api.js";
+import { isStud } from "./games.js";
 
 const LOG_SIZE = 400;
 const ANNOUNCED = "pokerroom.announced"; // localStorage: what deals announced (Room.announce)
@@ -36,6 +40,8 @@ export class TableState {
     this.reveals = { number: null, seats: {} }; // cards shown after hand ``number`` (D12), by seat
     this.sending = false; // an action was sent and not yet reflected
     this.postDeadline = null;
+    this.resyncing = false; // a version was skipped: events wait for the snapshot asked for
+    this.gaps = 0; // how many times that happened
   }
 
   /** Seat number -> player name, from the latest view. */
@@ -171,11 +177,13 @@ export class Room extends EventTarget {
       case "snapshot":
         this.onSnapshot(m);
         break;
-      case "events": // everything one command or tick caused, in order
-        for (const item of m.events) {
-          this.onEvent({ table: m.table, version: item.version, event: item.event });
+      case "events": { // everything one command or tick caused, in order
+        const ts = this.tables.get(m.table);
+        for (const item of ts ? m.events : []) {
+          if (this.inOrder(ts, item.version)) this.onEvent({ table: m.table, version: item.version, event: item.event });
         }
         break;
+      }
       case "your_turn": {
         const ts = this.tables.get(m.table);
         if (!ts) break;
@@ -191,7 +199,7 @@ export class Room extends EventTarget {
           const first = !ts.showdown.record;
           ts.showdown.record = m.hand; // again after a show after the hand (D12): those cards face up
           for (const p of first ? m.hand.players : []) {
-            if (p.reached_showdown && p.hand) this.addLog(ts, { type: "HandName", player: p.player, cards: p.cards, hand: p.hand }, {});
+            if (p.reached_showdown && p.hand) this.addLog(ts, { type: "HandName", player: p.player, cards: p.cards, hand: p.hand, value: p.value }, {});
           }
         }
         this.emit("table", { table: m.table, previous: true });
@@ -215,9 +223,24 @@ export class Room extends EventTarget {
     }
   }
 
+  /** Whether an event of ``version`` is the next one of table ``ts``: one seen already (a
+   *  replay overlapping what came) is skipped; one after a gap is not drawn: the table asks
+   *  for a snapshot (a subscribe without ``since``) and skips events until it comes. */
+  inOrder(ts, version) {
+    if (ts.version === null || ts.resyncing) return false; // a snapshot comes first
+    if (version <= ts.version) return false;
+    if (version === ts.version + 1) return true;
+    ts.resyncing = true;
+    ts.gaps += 1;
+    this.socket.send({ type: "subscribe", table: ts.name, snapshots: true });
+    this.emit("gap", { table: ts.name, expected: ts.version + 1, got: version });
+    return false;
+  }
+
   onSnapshot(m) {
     const ts = this.tables.get(m.table);
     if (!ts) return;
+    ts.resyncing = false;
     const before = ts.view;
     ts.view = m.view;
     ts.version = m.version;
@@ -376,7 +399,7 @@ export class Room extends EventTarget {
     const who = typeof event.player === "number" ? seatNames[event.player] : (event.player ?? null);
     const winners = (event.winners ?? []).map((s) => seatNames[s] ?? null);
     ts.logSeq += 1;
-    ts.log.push({ id: ts.logSeq, event, who, winners, stud: ts.view?.game?.startsWith("Stud") ?? false });
+    ts.log.push({ id: ts.logSeq, event, who, winners, stud: isStud(ts.view?.game_info) });
     if (ts.log.length > LOG_SIZE) ts.log.shift();
     if (event.type === "Left") delete ts.seatNames[event.seat];
   }
@@ -398,6 +421,29 @@ export class Room extends EventTarget {
     } catch {
       // logged out meanwhile: the welcome of the next connection says so
     }
+  }
+
+  // ------------------------------------------------------------------ the page's own writes
+
+  /** Logged in as ``name`` (the welcome of the next connection confirms it). */
+  signedIn(name) {
+    this.player = name;
+  }
+
+  signedOut() {
+    this.player = null;
+    this.balance = null;
+  }
+
+  setBalance(balance) {
+    this.balance = balance;
+    this.emit("identity");
+  }
+
+  /** A pre-action box (check/fold, call any...) ticked for table ``name``, or cleared (null). */
+  setPre(name, pre) {
+    const ts = this.tables.get(name);
+    if (ts) ts.pre = pre;
   }
 
   // ------------------------------------------------------------------ commands

@@ -4,7 +4,7 @@
 // server's snapshot ``view``; the action bar, seat panel and chat are their own modules.
 import { cardElement } from "./cards.js";
 import { clear, h, setText, toggle } from "./dom.js";
-import { gameLong, parseGame, streetName, studDown } from "./games.js";
+import { gameFacts, gameLong, streetName, studDown } from "./games.js";
 import { chips, handName, handNameInline, t } from "./i18n.js";
 import { ActionBar } from "./controls.js";
 import { SeatPanel } from "./seatpanel.js";
@@ -128,7 +128,7 @@ export class TableView {
       this.statusEl.hidden = false;
       return;
     }
-    const game = parseGame(view.game);
+    const game = gameFacts(view.game_info);
     const size = this.tableSize(view);
     const bottom = this.bottomSeat(view);
     if (size !== this.size || bottom !== this.rotation || game.stud !== this.stud) {
@@ -163,13 +163,13 @@ export class TableView {
   }
 
   drawHead(view, ts) {
-    setText(this.gameEl, gameLong(view.game));
+    setText(this.gameEl, gameLong(view.game_info, view.game));
     setText(this.handEl, view.hand_number ? t("table.handNo", { n: view.hand_number }) : "");
     let schedule = "";
-    if (view.hands_to_switch > 0 && view.next_game !== view.game) {
+    if (view.hands_to_switch > 0 && JSON.stringify(view.next_game_info) !== JSON.stringify(view.game_info)) {
       schedule = view.hands_to_switch === 1
-        ? t("table.nextOne", { game: gameLong(view.next_game) })
-        : t("table.next", { game: gameLong(view.next_game), n: view.hands_to_switch });
+        ? t("table.nextOne", { game: gameLong(view.next_game_info, view.next_game) })
+        : t("table.next", { game: gameLong(view.next_game_info, view.next_game), n: view.hands_to_switch });
     }
     setText(this.scheduleEl, schedule);
     this.scheduleEl.hidden = !schedule;
@@ -291,7 +291,7 @@ export class TableView {
       setText(parts.tag, tag);
       parts.tag.hidden = !tag;
 
-      const handText = showdown && rec?.hand && rec.reached_showdown ? handName(rec.hand) : "";
+      const handText = showdown && rec?.hand && rec.reached_showdown ? handName(rec.value, rec.hand) : "";
       setText(parts.handLabel, handText);
       parts.handLabel.hidden = !handText;
 
@@ -427,9 +427,9 @@ export class TableView {
     for (const pot of pots) {
       pot.winners.forEach((seat, k) => {
         const params = { name: names[seat] ?? t("log.seatN", { n: seat }), n: chips(pot.shares[k]) };
-        let hand = pot.hand;
-        if (!hand && showdown.record) hand = showdown.record.players.find((p) => p.seat === seat && p.reached_showdown)?.hand;
-        lines.push(hand ? t("table.winsWith", { ...params, hand: handNameInline(hand) }) : t("table.wins", params));
+        let hand = pot.hand ? pot : null;
+        if (!hand && showdown.record) hand = showdown.record.players.find((p) => p.seat === seat && p.reached_showdown && p.hand);
+        lines.push(hand ? t("table.winsWith", { ...params, hand: handNameInline(hand.value, hand.hand) }) : t("table.wins", params));
       });
     }
     const key = JSON.stringify(lines);
