@@ -294,7 +294,7 @@ def scripted_holdem() -> Hand:
 
 
 HOLDEM_STARS = """\
-PokerStars Hand #42: Hold'em No Limit (1/2) - 2026/11/29 17:00:00 UTC
+PokerStars Hand #42:  Hold'em No Limit (1/2) - 2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]
 Table 'Alpha' 6-max Seat #5 is the button
 Seat 2: Ann (200 in chips)
 Seat 3: Bob (150 in chips)
@@ -388,7 +388,7 @@ def scripted_stud() -> Hand:
 
 
 STUD_STARS = """\
-PokerStars Hand #43: 7 Card Stud Limit (10/20) - 2026/11/29 17:00:00 UTC
+PokerStars Hand #43:  7 Card Stud Limit (10/20) - 2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]
 Table 'Beta' 8-max
 Seat 1: Ann (100 in chips)
 Seat 2: Bob (100 in chips)
