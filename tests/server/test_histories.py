@@ -837,11 +837,16 @@ def stored_straddle_history(hand: Hand, seats: list[int], reveals: dict[str, lis
     return json.loads(json.dumps(history))
 
 
+def served(history: dict, hand: Hand, hand_id: int = 3) -> dict:
+    """A stored history as Store.hand reads it back (full_history) for the API's readers."""
+    return json.loads(full_history(json.dumps(history), "".join(map(str, hand.deck)), hand_id))
+
+
 def test_D12_stored_reveals_reach_the_texts_and_the_record() -> None:
     hand = straddled_fold_to_a_raise()
     seats = [2, 3, 5, 6]
     names = list(NAMES[:4])
-    history = stored_straddle_history(hand, seats, {"6": ["Kh"], "2": ["7h", "2c"]})
+    history = served(stored_straddle_history(hand, seats, {"6": ["Kh"], "2": ["7h", "2c"]}), hand)
     reveals = {3: (Card("Kh"),), 0: (Card("7h"), Card("2c"))}
     where = {"names": names, "seats": seats, "table": "T", "number": 3, "started_at": NOON}
     for seat, viewer in ((None, None), (6, 3), (3, 1)):
@@ -850,21 +855,24 @@ def test_D12_stored_reveals_reach_the_texts_and_the_record() -> None:
             hand, button_seat=6, viewer=viewer, max_seats=6, reveals=reveals, **where)
     assert "p4 sm ??Kh" in stored_text(history, None, "phh")
     assert "Dee: shows [Kh]\nAnn: shows [7h 2c]\n*** SUMMARY ***" in stored_text(history, None, "txt")
-    deck = "".join(map(str, hand.deck))
-    record = json.loads(full_history(json.dumps(history), deck))["record"]
+    record = history["record"]
     assert [(p["seat"], p["cards"], p["revealed"]) for p in record["players"]] == [
         (2, ["7h", "2c"], ["7h", "2c"]), (3, [None, None], []), (5, [None, None], []),
         (6, [None, "Kh"], ["Kh"])]
     deals = [e["card"] for e in record["events"] if e["type"] == "HoleDealt" and e["player"] == 6]
     assert deals == [None, "Kh"]  # the card he showed is seen in the record's events too
     # without reveals: the texts and the record are what they were (byte for byte)
-    plain = stored_straddle_history(hand, seats, None)
+    plain = served(stored_straddle_history(hand, seats, None), hand)
     assert stored_text(plain, None, "phh") == to_phh(hand, **where)
     assert stored_text(plain, 6, "txt") == to_pokerstars(hand, button_seat=6, viewer=3, max_seats=6, **where)
-    bare = json.loads(full_history(json.dumps(plain), deck))["record"]
+    bare = plain["record"]
     assert all(p["revealed"] == [] for p in bare["players"]) and bare["players"][3]["cards"] == [None, None]
     with pytest.raises(HistoryError, match="seat '4'"):
-        stored_text(stored_straddle_history(hand, seats, {"4": ["Kh"]}), None, "phh")
+        served(stored_straddle_history(hand, seats, {"4": ["Kh"]}), hand)
+    # the texts carry the hand's room-wide id, not its number at its table (item 8)
+    other = served(stored_straddle_history(hand, seats, None), hand, hand_id=1234)
+    assert stored_text(other, None, "phh") == to_phh(hand, **{**where, "number": 1234})
+    assert stored_text(other, 6, "txt").startswith("PokerStars Hand #1234:  Hold'em No Limit (1/2) - ")
 
 
 def test_D12_record_hand_shows_the_revealed_cards() -> None:

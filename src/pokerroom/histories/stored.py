@@ -9,8 +9,10 @@ A stored history has one form (migration 0005 rewrote the older ones into it)::
      "players": [{"seat", "name"}], "reveals"?: {"<seat>": ["Ah", "Kd"]},
      "private": {"salts", "holes", "hand" (its snapshot), "button_seat", "max_seats", "game"}}
 
-("reveals", D12, is added by Store.hand from the reveals table.) Anything else raises
-HistoryError, the one error the readers document."""
+("reveals", D12, is added by Store.hand from the reveals table.) The histories of the
+room's first cut (no "private") could not be rewritten: ``full_history`` returns them as
+they are, ``stored_text`` has no text for them. Anything else raises HistoryError, the
+one error the readers document."""
 
 from __future__ import annotations
 
@@ -28,32 +30,30 @@ from pokerroom.table.record import record_hand
 from pokerroom.wire import record_json
 
 
-def full_history(text: str, deck: str, hand_id: int | None = None) -> str:
-    """A stored ``history`` JSON text as the server wrote it before it stored less: the
-    hands of now keep "private.salts" (fairness.salt_text) in place of "leaves" and
-    "private.openings", and no "record" (the previous-hand record) but "private.game";
-    these are made here, in their old places, from the salts and the hand's ``deck``
-    ('AsKd...', the hands row's deck column), and from the hand's snapshot as the table
-    makes the record (table.record.record_hand); with ``hand_id`` (the journal's id of
-    the hand), "private.hand_id", which the texts carry. Any other text (a history of
-    before, which has them all) is returned as it is; one of now that is not as the server
-    writes it raises HistoryError."""
+def full_history(text: str, deck: str, hand_id: int) -> str:
+    """A stored ``history`` JSON text made whole for its readers: the deal's "leaves" (after
+    "commitment") and "private.openings" from "private.salts" (fairness.salt_text) and the
+    hand's ``deck`` ('AsKd...', the hands row's deck column); the previous-hand "record"
+    (after "players") from the hand's snapshot, as the table makes it
+    (table.record.record_hand); and "private.hand_id", the journal's room-wide id of the
+    hand (the hands row's id), which the texts carry (``stored_text``). The served JSON
+    leaves "private" out, so its shape is what it was when all of it was stored."""
     with reading("a stored history"):
-        if '"salts"' not in text:
-            return text
+        if type(hand_id) is not int:
+            raise HistoryError(f"a hand id is a number, not {hand_id!r}")
         history = json.loads(text)
-        private = history.get("private")
-        if not isinstance(private, dict) or "salts" not in private or "leaves" in history:
-            return text
+        if isinstance(history, dict) and "private" not in history:
+            return text  # the room's first cut's: one salt for the whole deck, nothing to add
+        private = history["private"]
+        if "leaves" in history or "record" in history or "openings" in private:
+            raise HistoryError("a stored history keeps its salts, not its leaves, openings or record")
         salts = private["salts"]
-        record = None
-        if "record" not in history and "game" in private:
-            players = history["players"]
-            seats = tuple(p["seat"] for p in players)
-            record = record_json(record_hand(
-                history["number"], private["game"], private["button_seat"], restore(private["hand"]),
-                seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
-            ))
+        players = history["players"]
+        seats = tuple(p["seat"] for p in players)
+        record = record_json(record_hand(
+            history["number"], private["game"], private["button_seat"], restore(private["hand"]),
+            seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
+        ))
         full: dict[str, Any] = {}
         for key, value in history.items():
             if key == "private":
@@ -61,11 +61,10 @@ def full_history(text: str, deck: str, hand_id: int | None = None) -> str:
             full[key] = value
             if key == "commitment":
                 full["leaves"] = leaves_of(salts, deck)
-            elif key == "players" and record is not None:
+            elif key == "players":
                 full["record"] = record
         rest = {k: v for k, v in private.items() if k not in ("salts", "game")}
-        ids = {} if hand_id is None else {"hand_id": hand_id}
-        full["private"] = {"openings": openings_of(salts, deck), **rest, **ids}
+        full["private"] = {"openings": openings_of(salts, deck), **rest, "hand_id": hand_id}
         return json.dumps(full)
 
 
@@ -92,11 +91,9 @@ def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
         if kind not in ("phh", "txt"):
             raise HistoryError(f"no {kind!r} text: 'phh' or 'txt'")
         private = history["private"]
-        if "hand" not in private:  # an older history, its texts written at the end of the hand
-            if seat is None or "views" not in private:
-                raise HistoryError("this history keeps no text for this reader")
-            return str(private["views"][str(seat)]["phh" if kind == "phh" else "text"])
-        hand_id = private.get("hand_id", history["number"])
+        hand_id = private["hand_id"]
+        if type(hand_id) is not int:
+            raise HistoryError(f"a hand id is a number, not {hand_id!r}")
         seats = [p["seat"] for p in history["players"]]
         names = [p["name"] for p in history["players"]]
         if seat is not None and seat not in seats:
