@@ -657,6 +657,24 @@ def test_side_pots_are_named_pokerstars_style() -> None:
     assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))
 
 
+@pytest.mark.parametrize(("utc", "stamp"), [
+    ((2026, 11, 29, 17, 0, 0), "2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]"),  # EST, UTC-5
+    ((2026, 7, 4, 3, 5, 9), "2026/07/04 3:05:09 UTC [2026/07/03 23:05:09 ET]"),  # EDT, UTC-4, the day before
+    ((2026, 3, 8, 6, 59, 59), "2026/03/08 6:59:59 UTC [2026/03/08 1:59:59 ET]"),  # the last second of EST
+    ((2026, 3, 8, 7, 0, 0), "2026/03/08 7:00:00 UTC [2026/03/08 3:00:00 ET]"),  # clocks go forward
+    ((2026, 11, 1, 5, 30, 0), "2026/11/01 5:30:00 UTC [2026/11/01 1:30:00 ET]"),  # 1:30 EDT
+    ((2026, 11, 1, 6, 30, 0), "2026/11/01 6:30:00 UTC [2026/11/01 1:30:00 ET]"),  # 1:30 again, EST
+])
+def test_the_header_writes_the_time_in_utc_and_eastern_time_as_pokerstars_does(
+    utc: tuple[int, ...], stamp: str,
+) -> None:
+    hand = scripted_holdem()
+    started = datetime.datetime(*utc, tzinfo=datetime.UTC).timestamp()
+    stars = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=7,
+                          button_seat=5, started_at=started + 0.75)
+    assert stars.splitlines()[0] == f"PokerStars Hand #7:  Hold'em No Limit (1/2) - {stamp}"
+
+
 def test_card_type_is_plain_text() -> None:
     assert str(Card("Td")) == "Td"  # the writers rely on a card printing as two characters
 
