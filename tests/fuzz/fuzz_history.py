@@ -5,10 +5,11 @@ and ``stored_text``, which writes it as a .phh or a PokerStars-style text for a 
 
 An input is a deck (104 characters), a newline and the history's JSON text, as the hands
 table keeps them (tests/fuzz/corpus/history/, made by make_corpus.py from hands played at
-a table of each game). Each is made whole, then written as both texts for the public and
-for every seat it names. What may escape: ``HistoryError``, the module's documented error
-for a history it cannot read or write, and nothing else (what each text shows is the
-other tests' business: tests/server/test_histories.py).
+a table of each game; the hand's id, which the texts carry, is 7 here). Each is made
+whole, then written as both texts for the public and for every seat it names. What may
+escape: ``HistoryError``, the module's documented error for a history it cannot read or
+write, and nothing else (what each text shows is the other tests' business:
+tests/server/test_histories.py).
 
     python tests/fuzz/fuzz_history.py -runs=20000 -seed=1
 """
@@ -39,13 +40,13 @@ def test_one(data: bytes) -> None:
     deck, _, rest = data.partition(b"\n")
     text = rest.decode("utf-8", "replace")
     try:
-        full = histories.full_history(text, deck.decode("latin-1"))
+        full = histories.full_history(text, deck.decode("latin-1"), 7)
     except histories.HistoryError:
         return
     assert isinstance(full, str)
     try:
         history = json.loads(full)
-    except (ValueError, RecursionError):  # not JSON at all: served as it is, never read here
+    except (ValueError, RecursionError):  # only the first cut's histories are served as they are
         return
     for seat in readers(history):
         for kind in ("phh", "txt"):

@@ -23,8 +23,8 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from pokerroom import websocket as ws  # noqa: E402
 from pokerroom.core.cards import FULL_DECK  # noqa: E402
-from pokerroom.histories import stored_text  # noqa: E402
-from tests.server.test_stored_history import played_tables, runner_history  # noqa: E402
+from pokerroom.histories import full_history, stored_text  # noqa: E402
+from tests.server.history_helpers import played_tables, runner_history  # noqa: E402
 
 MASK = b"\x37\xfa\x21\x3d"
 KEY = "dGhlIHNhbXBsZSBub25jZQ=="  # the key fuzz_handshake's client sends
@@ -85,7 +85,7 @@ def stored() -> tuple[dict[str, bytes], dict[str, bytes]]:
         name = f"{table.hand.game.variant}-{table.hand.game.structure.value}-{k}"
         history[name] = f"{cards}\n{json.dumps(new)}".encode()
         seat = new["players"][0]["seat"]
-        phh[name] = stored_text(json.loads(json.dumps(new)), seat, "phh").encode()
+        phh[name] = stored_text(json.loads(full_history(json.dumps(new), cards, k)), seat, "phh").encode()
     phh["doc-example"] = (b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
                           b"starting_stacks = [100, 100]\n"
                           b"actions = ['d dh p1 AsKs', 'd dh p2 7h2c', 'p2 cbr 6', 'p1 f']\n")

@@ -95,7 +95,7 @@ def stored(table: Table, deal: Deal, scheme: int = 2) -> str:
 def served(text: str, deal: Deal, seat: int) -> dict[str, Any]:
     """What /api/hands/{id} gives the player in ``seat`` (app.hand_for)."""
     seats = [p["seat"] for p in json.loads(text)["players"]]
-    data = {"id": 1, "history": full_history(text, deal.card_text),
+    data = {"id": 1, "history": full_history(text, deal.card_text, 1),
             "players": [{"seat": s, "net": 0} for s in seats]}
     return json.loads(hand_for(data, seat, "").body)
 

@@ -294,7 +294,7 @@ def scripted_holdem() -> Hand:
 
 
 HOLDEM_STARS = """\
-PokerStars Hand #42: Hold'em No Limit (1/2) - 2026/11/29 17:00:00 UTC
+PokerStars Hand #42:  Hold'em No Limit (1/2) - 2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]
 Table 'Alpha' 6-max Seat #5 is the button
 Seat 2: Ann (200 in chips)
 Seat 3: Bob (150 in chips)
@@ -388,7 +388,7 @@ def scripted_stud() -> Hand:
 
 
 STUD_STARS = """\
-PokerStars Hand #43: 7 Card Stud Limit (10/20) - 2026/11/29 17:00:00 UTC
+PokerStars Hand #43:  7 Card Stud Limit (10/20) - 2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]
 Table 'Beta' 8-max
 Seat 1: Ann (100 in chips)
 Seat 2: Bob (100 in chips)
@@ -657,6 +657,24 @@ def test_side_pots_are_named_pokerstars_style() -> None:
     assert pokerstars_stacks(stars) == dict(zip(NAMES, hand.stacks, strict=False))
 
 
+@pytest.mark.parametrize(("utc", "stamp"), [
+    ((2026, 11, 29, 17, 0, 0), "2026/11/29 17:00:00 UTC [2026/11/29 12:00:00 ET]"),  # EST, UTC-5
+    ((2026, 7, 4, 3, 5, 9), "2026/07/04 3:05:09 UTC [2026/07/03 23:05:09 ET]"),  # EDT, UTC-4, the day before
+    ((2026, 3, 8, 6, 59, 59), "2026/03/08 6:59:59 UTC [2026/03/08 1:59:59 ET]"),  # the last second of EST
+    ((2026, 3, 8, 7, 0, 0), "2026/03/08 7:00:00 UTC [2026/03/08 3:00:00 ET]"),  # clocks go forward
+    ((2026, 11, 1, 5, 30, 0), "2026/11/01 5:30:00 UTC [2026/11/01 1:30:00 ET]"),  # 1:30 EDT
+    ((2026, 11, 1, 6, 30, 0), "2026/11/01 6:30:00 UTC [2026/11/01 1:30:00 ET]"),  # 1:30 again, EST
+])
+def test_the_header_writes_the_time_in_utc_and_eastern_time_as_pokerstars_does(
+    utc: tuple[int, ...], stamp: str,
+) -> None:
+    hand = scripted_holdem()
+    started = datetime.datetime(*utc, tzinfo=datetime.UTC).timestamp()
+    stars = to_pokerstars(hand, names=["Ann", "Bob", "Cyd"], seats=[2, 3, 5], table="Alpha", number=7,
+                          button_seat=5, started_at=started + 0.75)
+    assert stars.splitlines()[0] == f"PokerStars Hand #7:  Hold'em No Limit (1/2) - {stamp}"
+
+
 def test_card_type_is_plain_text() -> None:
     assert str(Card("Td")) == "Td"  # the writers rely on a card printing as two characters
 
@@ -837,11 +855,16 @@ def stored_straddle_history(hand: Hand, seats: list[int], reveals: dict[str, lis
     return json.loads(json.dumps(history))
 
 
+def served(history: dict, hand: Hand, hand_id: int = 3) -> dict:
+    """A stored history as Store.hand reads it back (full_history) for the API's readers."""
+    return json.loads(full_history(json.dumps(history), "".join(map(str, hand.deck)), hand_id))
+
+
 def test_D12_stored_reveals_reach_the_texts_and_the_record() -> None:
     hand = straddled_fold_to_a_raise()
     seats = [2, 3, 5, 6]
     names = list(NAMES[:4])
-    history = stored_straddle_history(hand, seats, {"6": ["Kh"], "2": ["7h", "2c"]})
+    history = served(stored_straddle_history(hand, seats, {"6": ["Kh"], "2": ["7h", "2c"]}), hand)
     reveals = {3: (Card("Kh"),), 0: (Card("7h"), Card("2c"))}
     where = {"names": names, "seats": seats, "table": "T", "number": 3, "started_at": NOON}
     for seat, viewer in ((None, None), (6, 3), (3, 1)):
@@ -850,21 +873,24 @@ def test_D12_stored_reveals_reach_the_texts_and_the_record() -> None:
             hand, button_seat=6, viewer=viewer, max_seats=6, reveals=reveals, **where)
     assert "p4 sm ??Kh" in stored_text(history, None, "phh")
     assert "Dee: shows [Kh]\nAnn: shows [7h 2c]\n*** SUMMARY ***" in stored_text(history, None, "txt")
-    deck = "".join(map(str, hand.deck))
-    record = json.loads(full_history(json.dumps(history), deck))["record"]
+    record = history["record"]
     assert [(p["seat"], p["cards"], p["revealed"]) for p in record["players"]] == [
         (2, ["7h", "2c"], ["7h", "2c"]), (3, [None, None], []), (5, [None, None], []),
         (6, [None, "Kh"], ["Kh"])]
     deals = [e["card"] for e in record["events"] if e["type"] == "HoleDealt" and e["player"] == 6]
     assert deals == [None, "Kh"]  # the card he showed is seen in the record's events too
     # without reveals: the texts and the record are what they were (byte for byte)
-    plain = stored_straddle_history(hand, seats, None)
+    plain = served(stored_straddle_history(hand, seats, None), hand)
     assert stored_text(plain, None, "phh") == to_phh(hand, **where)
     assert stored_text(plain, 6, "txt") == to_pokerstars(hand, button_seat=6, viewer=3, max_seats=6, **where)
-    bare = json.loads(full_history(json.dumps(plain), deck))["record"]
+    bare = plain["record"]
     assert all(p["revealed"] == [] for p in bare["players"]) and bare["players"][3]["cards"] == [None, None]
     with pytest.raises(HistoryError, match="seat '4'"):
-        stored_text(stored_straddle_history(hand, seats, {"4": ["Kh"]}), None, "phh")
+        served(stored_straddle_history(hand, seats, {"4": ["Kh"]}), hand)
+    # the texts carry the hand's room-wide id, not its number at its table (item 8)
+    other = served(stored_straddle_history(hand, seats, None), hand, hand_id=1234)
+    assert stored_text(other, None, "phh") == to_phh(hand, **{**where, "number": 1234})
+    assert stored_text(other, 6, "txt").startswith("PokerStars Hand #1234:  Hold'em No Limit (1/2) - ")
 
 
 def test_D12_record_hand_shows_the_revealed_cards() -> None:

@@ -1,7 +1,8 @@
 """Hand snapshots (histories.snapshot / restore / stored_text): the server stores a hand's
 facts when it ends and writes its .phh and .txt on request. A text written from the
 snapshot, read back from its JSON, is byte for byte the text written from the live hand,
-for every reader (D6), in every game; and histories stored before snapshots still serve."""
+for every reader (D6), in every game; histories stored before snapshots are not read
+(migration 0005 rewrites them: test_history_migration.py)."""
 
 from __future__ import annotations
 
@@ -153,8 +154,9 @@ def test_a_live_hand_is_refused_from_its_snapshot_too() -> None:
 
 
 def stored_history(hand: Hand, seats: list[int], *, old: bool) -> dict[str, Any]:
-    """A hand's ``history`` JSON as the runner stores it: with the snapshot, or (``old``)
-    as servers before snapshots did, each player's texts in private.views."""
+    """A hand's ``history`` JSON as Store.hand serves it (full_history: with the hand's
+    id), or (``old``) as servers before snapshots stored it, each player's texts in
+    private.views (migration 0005 rewrites those: tests/server/test_history_migration.py)."""
     names = list(NAMES[:hand.n])
     history: dict[str, Any] = {
         "table": "Alpha", "number": 7, "started_at": NOON + 0.25, "commitment": "c" * 64, "leaves": [],
@@ -168,7 +170,7 @@ def stored_history(hand: Hand, seats: list[int], *, old: bool) -> dict[str, Any]
             str(s): dict(zip(("phh", "text"), (f"old phh {s}", f"old text {s}"), strict=True)) for s in seats
         }
     else:
-        history["private"] |= {"hand": snapshot(hand), "button_seat": seats[-1], "max_seats": 6}
+        history["private"] |= {"hand": snapshot(hand), "button_seat": seats[-1], "max_seats": 6, "hand_id": 7}
     return json.loads(json.dumps(history))  # as read back from the database
 
 
@@ -196,21 +198,20 @@ def test_stored_text_writes_each_readers_texts(make: Any) -> None:
         stored_text(history, 2, "json")
 
 
-def test_the_api_serves_new_and_old_histories() -> None:
+def test_the_api_serves_stored_histories_and_no_texts_kept_before_snapshots() -> None:
     hand, seats = scripted_holdem(), [2, 3, 5]
-    for old in (False, True):
-        history = stored_history(hand, seats, old=old)
-        data = {"id": 11, "history": json.dumps(history),
-                "players": [{"seat": s, "net": n} for s, n in zip(seats, (-150, 156, -6), strict=True)]}
-        for viewer, seat in enumerate(seats):
-            phh = hand_for(data, seat, "phh")
-            txt = hand_for(data, seat, "txt")
-            assert phh.media_type == "application/toml"
-            got = (bytes(phh.body).decode(), bytes(txt.body).decode())
-            assert got == ((f"old phh {seat}", f"old text {seat}") if old else expected(hand, seats, viewer))
-            public = json.loads(bytes(hand_for(data, seat, "json").body))
-            assert "private" not in public and public["your_cards"] == [str(c) for c in hand.holes[viewer]]
-            assert public["id"] == 11 and public["nets"]["3"] == 156
-        if old:  # an old history's public texts are in the hands row, not in its JSON
-            with pytest.raises(HistoryError):
-                stored_text(history, None, "phh")
+    history = stored_history(hand, seats, old=False)
+    data = {"id": 7, "history": json.dumps(history),
+            "players": [{"seat": s, "net": n} for s, n in zip(seats, (-150, 156, -6), strict=True)]}
+    for viewer, seat in enumerate(seats):
+        phh = hand_for(data, seat, "phh")
+        txt = hand_for(data, seat, "txt")
+        assert phh.media_type == "application/toml"
+        assert (bytes(phh.body).decode(), bytes(txt.body).decode()) == expected(hand, seats, viewer)
+        public = json.loads(bytes(hand_for(data, seat, "json").body))
+        assert "private" not in public and public["your_cards"] == [str(c) for c in hand.holes[viewer]]
+        assert public["id"] == 7 and public["nets"]["3"] == 156
+    old = stored_history(hand, seats, old=True)  # its texts are not read: 0005 made such rows current
+    for seat in (None, *seats):
+        with pytest.raises(HistoryError):
+            stored_text(old, seat, "phh")

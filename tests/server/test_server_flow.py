@@ -213,12 +213,12 @@ async def check_histories(table: str, c: Client, outsider: Client, watcher: Clie
         # the texts, with his own cards
         r = await c.get(f"/api/hands/{h['id']}.phh")
         assert r.status_code == 200 and r.headers["content-type"].startswith("application/toml")
-        assert f"hand = {h['number']}" in r.text and f'table = "{table}"' in r.text
+        assert f"\nhand = {h['id']}\n" in r.text and f'table = "{table}"' in r.text  # room-wide id
         if table == "NL":
             assert f"d dh p{i + 1} {cards[0]}{cards[1]}" in r.text
         r = await c.get(f"/api/hands/{h['id']}.txt")
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-        assert r.text.startswith(f"PokerStars Hand #{h['number']}:")
+        assert r.text.startswith(f"PokerStars Hand #{h['id']}:  ")  # the room-wide id (item 8)
         if table == "NL":
             assert f"Dealt to {c.name} [{cards[0]} {cards[1]}]" in r.text
         # nobody else reads it

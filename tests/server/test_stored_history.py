@@ -10,94 +10,21 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
 from pokerroom import protocol as p
-from pokerroom.core.cards import FULL_DECK, Card
+from pokerroom.core.cards import FULL_DECK
 from pokerroom.core.events import redact
 from pokerroom.core.hand import Legal
-from pokerroom.core.structures import Game
 from pokerroom.fairness import commit, leaves_of, opening, openings_of, salt_text, verify
 from pokerroom.gateway.app import hand_for
-from pokerroom.histories import full_history, restore, snapshot
-from pokerroom.table import PLAYING, Stage, Table, TableConfig, TableError
+from pokerroom.histories import HistoryError, full_history, restore, snapshot
+from pokerroom.table import PLAYING, Stage, Table, TableConfig
 from pokerroom.table.record import record_hand
 from pokerroom.wire import _encode, event_item, event_json, jsonable, record_json, your_turn_text
 from pokerroom.worker.runner import TableRunner, secure_deck
-
-GAMES = [
-    (Game.no_limit(1, 2), 6),
-    (Game.pot_limit(1, 2, 1), 9),
-    (Game.fixed_limit(2, 4), 4),
-    (Game.stud(10, 20, ante=1, bring_in=3), 8),
-    (Game.stud(2, 4, ante=0, bring_in=1), 3),
-    (Game.no_limit(1, 2), 2),
-]
-
-
-def _decide(legal: dict[str, Any], game: Game, rng: random.Random) -> tuple[str, int | None]:
-    if legal.get("show") or legal.get("muck"):
-        return ("muck", None) if legal.get("muck") and rng.random() < 0.5 else ("show", None)
-    choices: list[tuple[str, int | None]] = [("fold", None)] if legal.get("fold") else []
-    if legal.get("bring_in"):
-        choices.append(("bring_in", None))
-    else:
-        choices.append(("check", None) if legal.get("check") else ("call", None))
-    if legal.get("min_to") is not None:
-        low, high = legal["min_to"], legal["max_to"]
-        amount = rng.choice([low, high] if game.structure.fixed else [low, high, rng.randint(low, high)])
-        verb = "complete" if legal.get("bring_in") else "bet" if legal.get("check") else "raise"
-        choices.append((verb, amount))
-    return rng.choice(choices)
-
-
-def played_tables(seed: int, hands: int = 60) -> Any:
-    """Random play at a table of each game, with timeouts (both policies), players leaving
-    and sitting out in hands, busts and top-ups: after each hand, the table."""
-    rng = random.Random(seed)
-    for k, (game, seats) in enumerate(GAMES):
-        policy = "all_in_protection" if k % 2 else "check_fold"
-        config = TableConfig.single(
-            game, seats=seats, min_buy_in=40, max_buy_in=1000, action_time=30, time_bank=5,
-            time_bank_max=10, time_bank_refill=1, timeout_policy=policy,
-        )
-        table = Table(config)
-        for s in range(1, seats + 1):
-            table.sit(f"p{s}", s, rng.randint(40, 1000))
-        now = 1_764_626_579.25
-        for h in range(hands):
-            if not table.can_start():
-                break
-            deck = list(FULL_DECK)
-            rng.shuffle(deck)
-            table.start_hand(deck, now, reshuffle=lambda pool: rng.sample(list(pool), len(pool)))
-            while table.phase == PLAYING:
-                now += rng.random() * 3
-                r = rng.random()
-                assert table.hand is not None and table.actor is not None
-                try:
-                    if r < 0.05:
-                        table.advance(now + 100)
-                    elif r < 0.07:
-                        table.leave(table.seats[rng.choice(list(table.seats))].player, now)
-                    elif r < 0.09:
-                        table.sit_out(table.seats[rng.choice(list(table.seats))].player, now)
-                    else:
-                        action, amount = _decide(jsonable(table.hand.legal_actions()), game, rng)
-                        table.act(table.seats[table.actor].player, action, amount, now)
-                except TableError:
-                    pass
-            yield table
-            for seat in list(table.seats.values()):
-                if seat.stack == 0:
-                    table.add_chips(seat.player, 200)
-                if seat.state == "sitting_out":
-                    table.sit_in(seat.player)
-            for s in range(1, seats + 1):
-                if s not in table.seats and rng.random() < 0.5:
-                    table.sit(f"q{h}x{s}", s, rng.randint(40, 1000))
+from tests.server.history_helpers import GAMES, decide, played_tables, runner_history
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -115,28 +42,6 @@ def test_the_record_made_from_the_snapshot_is_the_tables(seed: int) -> None:
     assert count > 200
 
 
-def runner_history(table: Table, deck: list[Card], seed: int) -> tuple[dict[str, Any], str, dict[str, Any]]:
-    """The history runner._store_hand would store for the table's last hand (its JSON
-    text), with the deck's cards, and the history the server stored before (all of it)."""
-    hand, plan = table.hand, table.plan
-    assert hand is not None and plan is not None and table.previous is not None
-    salts = [f"{seed:08x}{i:024x}" for i in range(52)]
-    deal = commit(deck, salts=salts)
-    players = [{"seat": s, "name": n} for s, n in zip(plan.seats, table.hand_players, strict=True)]
-    private = {
-        "holes": {str(s): [str(c) for c in hand.holes[i]] for i, s in enumerate(plan.seats)},
-        "hand": snapshot(hand),
-        "button_seat": plan.positions.button,
-        "max_seats": table.config.seats,
-    }
-    head = {"table": "T1", "number": table.previous.number, "started_at": 1.5, "commitment": deal.commitment}
-    new = {**head, "players": players, "private": {"salts": salt_text(deal), **private,
-                                                   "game": table.previous.game}}
-    old = {**head, "leaves": list(deal.leaves), "players": players, "record": record_json(table.previous),
-           "private": {"openings": [opening(deal, deck, i) for i in range(52)], **private}}
-    return new, "".join(map(str, deck)), old
-
-
 def test_a_history_read_back_is_the_history_stored_before() -> None:
     rng = random.Random(5)
     for k, table in enumerate(played_tables(3, hands=25)):
@@ -144,18 +49,26 @@ def test_a_history_read_back_is_the_history_stored_before() -> None:
         rng.shuffle(deck)
         new, cards, old = runner_history(table, deck, k)
         text = json.dumps(new, separators=(",", ":"))
-        full = json.loads(full_history(text, cards))
+        full = json.loads(full_history(text, cards, 9))
+        assert full["private"].pop("hand_id") == 9  # the hand's room-wide id, for its texts
         assert full == old and list(full) == list(old) and list(full["private"]) == list(old["private"])
         assert verify(full["commitment"], full["leaves"], full["private"]["openings"])
         # what a player is served of it is the same, byte for byte
         seat = table.plan.seats[0] if table.plan else 1
-        data = {"id": 9, "history": full_history(text, cards), "players": [{"seat": seat, "net": 0}]}
+        data = {"id": 9, "history": full_history(text, cards, 9), "players": [{"seat": seat, "net": 0}]}
         before = {"id": 9, "history": json.dumps(old), "players": [{"seat": seat, "net": 0}]}
         assert hand_for(data, seat, "").body == hand_for(before, seat, "").body
-        assert hand_for(data, seat, "txt").body == hand_for(before, seat, "txt").body
-    old_text = json.dumps(old)  # a history stored before, or anything else: as it is
-    assert full_history(old_text, cards) == old_text
-    assert full_history('{"salts": 1}', cards) == '{"salts": 1}'
+        assert bytes(hand_for(data, seat, "txt").body).startswith(b"PokerStars Hand #9:  ")
+    # a history as stored before (0005 rewrote those), or anything else: refused
+    salt = text.replace('"salts"', '"salt"')
+    wrongs = (json.dumps(old), '{"private": {"salts": 1}}', "[1]", "not JSON", salt)
+    for wrong in wrongs:
+        with pytest.raises(HistoryError):
+            full_history(wrong, cards, 9)
+    with pytest.raises(HistoryError):
+        full_history(text, cards, "9")  # type: ignore[arg-type]
+    first_cut = json.dumps({"table": "T1", "number": 1, "salt": "s", "deck": cards, "players": []})
+    assert full_history(first_cut, cards, 9) == first_cut  # no "private": nothing to add, served as it is
 
 
 def test_salts_leaves_and_openings() -> None:
@@ -250,7 +163,7 @@ def test_your_turn_is_the_models_json(name: str) -> None:
                     assert runner._turn_text() == model.model_dump_json()
                     count += 1
                 now += rng.random()
-                action, amount = _decide(jsonable(hand.legal_actions()), game, rng)
+                action, amount = decide(jsonable(hand.legal_actions()), game, rng)
                 table.act(table.seats[table.actor].player, action, amount, now)
             for seat in table.seats.values():
                 if seat.stack == 0:

@@ -234,7 +234,7 @@ class Journal(Database):
         if shown and data.get("history"):  # D12: the cards shown after the hand, by seat
             data["history"] = _with_reveals(data["history"], shown)
         if data.get("history") and data.get("deck"):  # the deal's leaves and openings, from its salts
-            data["history"] = full_history(data["history"], data["deck"])
+            data["history"] = full_history(data["history"], data["deck"], data["id"])
         return data
 
     async def hands_of(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
