@@ -63,6 +63,9 @@ class Betting(Showdown):
             and has_open_pair(self._up_cards(), [not f for f in self.folded])
         )
         self._bring_in_round = self._bring_in_open = False
+        # The ways to open differ in kind (blinds already in, the lowest up card, the best
+        # hand showing), so each has its branch; the street's description picks it, never
+        # the variant's name.
         how = street.opener
         if how == BLINDS:
             self._round_opener = start = 0
