@@ -11,7 +11,11 @@ import sys
 
 from setuptools import setup
 
-COMPILED = ["evaluator", "pots", "stud", "hand", "phh"]
+COMPILED = [
+    "evaluator", "pots", "stud",
+    "variants", "legal", "forced", "dealing", "showdown", "betting", "hand",  # the hand, in layers
+    "phh",
+]
 
 ext_modules = []
 if os.environ.get("POKERROOM_PURE", "") in ("", "0"):

@@ -16,7 +16,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-COMPILED = ("evaluator", "pots", "stud", "hand", "phh")
+COMPILED = (
+    "evaluator", "pots", "stud",
+    "variants", "legal", "forced", "dealing", "showdown", "betting", "hand",  # the hand, in layers
+    "phh",
+)
 _HERE = Path(__file__).resolve().parent
 
 

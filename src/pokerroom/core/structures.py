@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from pokerroom.core.variants import VARIANTS
+
 
 class Structure(Enum):
     """How much a player may bet."""
@@ -41,7 +43,7 @@ class GameError(ValueError):
 
 @dataclass(frozen=True)
 class Game:
-    """A hold'em game: structure and stakes, all in integer chips.
+    """A game: its variant (variants.py), structure and stakes, all in integer chips.
 
     >>> Game.no_limit(1, 2).min_bet, Game.no_limit(1, 2).code
     (2, 'NT')
@@ -76,15 +78,17 @@ class Game:
                 raise GameError(f"{name} must be a non-negative integer, got {value!r}")
         if self.small_blind > self.big_blind:
             raise GameError("the small blind cannot exceed the big blind")
-        if self.variant not in ("holdem", "stud"):
-            raise GameError(f"unknown variant {self.variant!r}: 'holdem' or 'stud'")
-        if self.variant == "stud":
-            if not self.structure.fixed:
-                raise GameError("seven card stud is played fixed limit here")
-            if self.small_blind or self.big_blind:
-                raise GameError("stud has antes and a bring-in, not blinds")
-            if type(self.bring_in) is not int or not 0 < self.bring_in < self.small_bet:
-                raise GameError("stud needs a bring-in of at least 1 and less than the small bet")
+        v = VARIANTS.get(self.variant) if type(self.variant) is str else None
+        if v is None:
+            names = " or ".join(repr(k) for k in VARIANTS)
+            raise GameError(f"unknown variant {self.variant!r}: {names}")
+        if self.structure.value not in v.codes:
+            played = " or ".join(s.label.lower() for s in Structure if s.value in v.codes)
+            raise GameError(f"{v.title} is played {played} here")
+        if not v.blinds and (self.small_blind or self.big_blind):
+            raise GameError(f"{v.name} has antes and a bring-in, not blinds")
+        if v.bring_in and (type(self.bring_in) is not int or not 0 < self.bring_in < self.small_bet):
+            raise GameError(f"{v.name} needs a bring-in of at least 1 and less than the small bet")
         if self.structure.fixed:
             if self.small_bet <= 0 or self.big_bet < self.small_bet:
                 raise GameError("fixed limit needs 0 < small_bet <= big_bet")
@@ -145,13 +149,12 @@ class Game:
         return self.variant == "stud"
 
     def bet_size(self, street: int) -> int:
-        """Fixed limit: hold'em has the small bet preflop and on the flop, the big bet after
-        (L1); stud the small bet on third and fourth street, the big bet after (S7)."""
-        return self.small_bet if street < 2 else self.big_bet
+        """Fixed limit: the small or the big bet, as the variant's street says: hold'em has
+        the small bet preflop and on the flop, the big bet after (L1); stud the small bet on
+        third and fourth street, the big bet after (S7)."""
+        return self.big_bet if VARIANTS[self.variant].streets[street].big_bet else self.small_bet
 
     @property
     def code(self) -> str:
-        """The PHH variant code of this game: NT, PT (ours: pot-limit hold'em) or FT."""
-        if self.variant == "stud":
-            return "F7S"
-        return {"NL": "NT", "PL": "PT", "FL": "FT"}[self.structure.value]
+        """The PHH variant code of this game: NT, PT (ours: pot-limit hold'em), FT or F7S."""
+        return VARIANTS[self.variant].codes[self.structure.value]
