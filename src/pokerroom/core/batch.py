@@ -46,8 +46,8 @@ from pokerroom.core.evaluator import EvaluatorError, evaluate_ints
 
 __all__ = ["TableInfo", "cache_dir", "cache_path", "evaluate_batch", "load_tables"]
 
-_CHUNK: Final = 1 << 14  # rows per chunk (half that for wide input): scratch stays in the L2 cache
-_BLOCK: Final = 1 << 16  # rows per block for the flush fix-up
+_CHUNK: Final = 1 << 14  # rows per chunk: the scratch arrays stay in the L2 cache
+_BLOCK: Final = 1 << 17  # rows per block for the flush fix-up (3% of random 7-card rows)
 
 U16 = npt.NDArray[np.uint16]
 U32 = npt.NDArray[np.uint32]
@@ -125,38 +125,62 @@ def _spot_check(tables: Tables) -> bool:
 def _evaluate(arr: npt.NDArray[Any], tables: Tables, check: bool) -> U16:
     """The loop over chunks; ``arr`` is a native-endian integer (rows, n) array, rows > 0.
 
-    Rows go through the main steps in chunks of 8192 or 16384 rows (the scratch arrays stay
-    in the L2 cache); the few flush rows are fixed once per block of ``_BLOCK`` rows, whose input
-    is still in the L3 cache, to save numpy calls.
+    Rows go through the main steps in chunks of ``_CHUNK`` rows (the scratch arrays stay in
+    the L2 cache); the few flush rows are fixed once per block of ``_BLOCK`` rows, whose
+    input is still in the L3 cache, to save numpy calls. Cards are looked up two at a time:
+    two card bytes side by side, read as one little-endian uint16, index the two-card
+    tables, so a 7-card row takes 4 lookups and sums 4 entries rather than 7. Bytes in row
+    order (uint8 or int8, C-contiguous) are read so in place; other rows are first cast to
+    such bytes, and columns (a transposed view, as equity passes) are interleaved in pairs.
     """
     rows, n = arr.shape
     out = np.empty(rows, dtype=np.uint16)
     suits = np.empty(min(rows, _BLOCK), dtype=np.int8)
     sized = tables.sized[n]
+    half = n // 2
     unsigned = np.dtype(f"u{arr.dtype.itemsize}")
-    step = _CHUNK if n * arr.dtype.itemsize <= 40 else _CHUNK // 2  # measured on this machine
-    full = _Buffers(n, min(rows, step))
+    by_rows = arr.flags.c_contiguous
+    in_place = by_rows and arr.dtype.itemsize == 1
+    full = _Buffers(n, min(rows, _CHUNK))
     for block in range(0, rows, _BLOCK):
         block_end = min(block + _BLOCK, rows)
-        for start in range(block, block_end, step):
-            stop = min(start + step, block_end)
+        for start in range(block, block_end, _CHUNK):
+            stop = min(start + _CHUNK, block_end)
             chunk = arr[start:stop]
             b = full if stop - start == full.size else _Buffers(n, stop - start)
             # Negative numbers become large in the unsigned view: one pass checks both ends.
             if int(chunk.view(unsigned).max()) > 51:
                 _raise_range(chunk, start)
-            np.copyto(b.idx, chunk.T, casting="unsafe")  # (n, m) intp; every index is 0..51
+            if by_rows:
+                if not in_place:
+                    np.copyto(b.bytes, chunk, casting="unsafe")  # every index is 0..51
+                source, offset = (arr, start * n) if in_place else (b.bytes, 0)
+                two = np.ndarray((half, b.size), dtype=_TWO, buffer=source, offset=offset, strides=(2, n))
+                np.copyto(b.idx[:half], two, casting="unsafe")  # pair j: 256 * card 2j+1 + card 2j
+                last = (chunk if in_place else b.bytes)[:, n - 1]
+            else:
+                columns = chunk.T
+                np.copyto(b.two[:, :, 0], columns[0 : 2 * half : 2], casting="unsafe")
+                np.copyto(b.two[:, :, 1], columns[1 : 2 * half : 2], casting="unsafe")
+                np.copyto(b.idx[:half], b.two.view(_TWO)[:, :, 0], casting="unsafe")
+                last = chunk[:, n - 1]
+            if n % 2:
+                np.copyto(b.idx[half], last, casting="unsafe")
             if check:
-                # One gather of (key, 1 << card) pairs; a sum of n distinct powers of two
+                # One gather of (key, card bits) pairs; a sum of n distinct powers of two
                 # has n bits set, while a repeated card makes a carry.
-                np.take(sized.card_pairs, b.idx, axis=0, out=b.pairs, mode="wrap")
+                np.take(sized.two_pairs, b.idx[:half], axis=0, out=b.pairs[:half], mode="wrap")
+                if n % 2:
+                    np.take(sized.card_pairs, b.idx[half], axis=0, out=b.pairs[half], mode="wrap")
                 np.add.reduce(b.pairs, axis=0, dtype=np.uint64, out=b.pair_sum)
                 np.bitwise_count(b.pair_sum[:, 1], out=b.count)
                 if int(b.count.min()) != n:
                     _raise_repeat(chunk, b.count, n, start)
                 key_sum: npt.NDArray[np.unsignedinteger[Any]] = b.pair_sum[:, 0]
             else:
-                np.take(sized.card_keys, b.idx, out=b.keys, mode="wrap")
+                np.take(sized.two_keys, b.idx[:half], out=b.keys[:half], mode="wrap")
+                if n % 2:
+                    np.take(sized.card_keys, b.idx[half], out=b.keys[half], mode="wrap")
                 np.add.reduce(b.keys, axis=0, dtype=np.uint32, out=b.key_sum)
                 key_sum = b.key_sum
             np.right_shift(key_sum, _SUIT_BITS, out=b.scratch)
@@ -169,16 +193,22 @@ def _evaluate(arr: npt.NDArray[Any], tables: Tables, check: bool) -> U16:
     return out
 
 
+_TWO: Final = np.dtype("<u2")  # little-endian: the first card of a pair is the low byte
+
+
 class _Buffers:
     """Scratch arrays for one chunk of ``size`` rows of ``n`` cards."""
 
     def __init__(self, n: int, size: int) -> None:
+        lookups = (n + 1) // 2
         self.size = size
-        self.idx: npt.NDArray[np.intp] = np.empty((n, size), dtype=np.intp)
-        self.pairs: npt.NDArray[np.uint64] = np.empty((n, size, 2), dtype=np.uint64)
+        self.bytes: npt.NDArray[np.uint8] = np.empty((size, n), dtype=np.uint8)
+        self.two: npt.NDArray[np.uint8] = np.empty((n // 2, size, 2), dtype=np.uint8)
+        self.idx: npt.NDArray[np.intp] = np.empty((lookups, size), dtype=np.intp)
+        self.pairs: npt.NDArray[np.uint64] = np.empty((lookups, size, 2), dtype=np.uint64)
         self.pair_sum: npt.NDArray[np.uint64] = np.empty((size, 2), dtype=np.uint64)
         self.count: npt.NDArray[np.uint8] = np.empty(size, dtype=np.uint8)
-        self.keys: U32 = np.empty((n, size), dtype=np.uint32)
+        self.keys: U32 = np.empty((lookups, size), dtype=np.uint32)
         self.key_sum: U32 = np.empty(size, dtype=np.uint32)
         self.scratch: npt.NDArray[np.intp] = np.empty(size, dtype=np.intp)
 
@@ -186,8 +216,10 @@ class _Buffers:
 def _fix_flushes(tables: Tables, cards: npt.NDArray[Any], suits: npt.NDArray[np.int8], out: U16) -> None:
     """Rows with five or more cards of suit ``suits[i] >= 0``: the flush table by rank mask."""
     rows = np.flatnonzero(suits >= 0)
-    idx = cards[rows].astype(np.intp)
-    idx += suits[rows, None].astype(np.intp) * 52  # flush_bits[suit * 52 + card]: its rank bit
+    # np.take gathers whole rows fastest, but is slow across rows of a transposed view
+    picked = np.take(cards, rows, axis=0) if cards.flags.c_contiguous else cards[rows]
+    idx = picked.astype(np.intp)
+    idx += suits[rows].astype(np.intp)[:, None] * 52  # flush_bits[suit * 52 + card]: its rank bit
     bits = np.take(tables.flush_bits, idx, mode="wrap")
     mask = bits[:, 0].copy()
     for j in range(1, idx.shape[1]):

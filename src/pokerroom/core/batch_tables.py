@@ -100,6 +100,10 @@ class SizedTables:
 
     card_keys: U32  # (52,) (rank key << 9) | suit key
     card_pairs: npt.NDArray[np.uint64]  # (52, 2) the key and 1 << card
+    # Two cards a lookup: [first + 256 * second] (two card bytes read as one little-endian
+    # uint16) -> the sums of both cards' entries above; 13,108 entries, 210 kB, in L2.
+    two_keys: U32  # (13108,)
+    two_pairs: npt.NDArray[np.uint64]  # (13108, 2)
     rank_values: U16  # rank-key sum -> value without a flush (0: no such multiset)
     flush_suit: npt.NDArray[np.int8]  # (512,) suit-key sum -> suit with 5+ cards, or -1
 
@@ -212,9 +216,12 @@ def _assemble(
         dense = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
         dense[sums] = raw[f"values{n}"]
         card_keys = ((keys[rank] << SUIT_BITS) | suit_key).astype(np.uint32)
+        card_pairs = np.stack([card_keys.astype(np.uint64), one_bit], axis=1)
         sized[n] = SizedTables(
             card_keys=card_keys,
-            card_pairs=np.stack([card_keys.astype(np.uint64), one_bit], axis=1),
+            card_pairs=card_pairs,
+            two_keys=_two_cards(card_keys),
+            two_pairs=_two_cards(card_pairs),
             rank_values=dense,
             flush_suit=_flush_suit_table(n),
         )
@@ -222,7 +229,8 @@ def _assemble(
     flush_bits[suit, card] = 1 << rank
     flush_values = raw["flush"].astype(np.uint16)
     nbytes = sum(
-        s.card_keys.nbytes + s.card_pairs.nbytes + s.rank_values.nbytes + s.flush_suit.nbytes
+        s.card_keys.nbytes + s.card_pairs.nbytes + s.two_keys.nbytes + s.two_pairs.nbytes
+        + s.rank_values.nbytes + s.flush_suit.nbytes
         for s in sized.values()
     )
     nbytes += flush_bits.nbytes + flush_values.nbytes
@@ -241,6 +249,15 @@ def _assemble(
         rank_keys={n: tuple(int(k) for k in raw[f"keys{n}"]) for n in SIZES},
     )
     return Tables(sized, flush_bits.reshape(-1), flush_values, info)
+
+
+def _two_cards(per_card: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """[a + 256 * b] -> per_card[a] + per_card[b] for cards a, b (a == b too: the sum of a
+    repeated card's bits has a carry, which the repeat check sees); zeros elsewhere."""
+    a = np.arange(52)
+    table = np.zeros((51 + 256 * 51 + 1, *per_card.shape[1:]), dtype=per_card.dtype)
+    table[a[:, None] + 256 * a[None, :]] = per_card[:, None] + per_card[None, :]
+    return table
 
 
 def _flush_suit_table(n: int) -> npt.NDArray[np.int8]:
