@@ -23,12 +23,12 @@ Traceback (most recent call last):
 pokerroom.core.evaluator.EvaluatorError: row 0 repeats a card: [0 1 2 3 3]
 
 How it works. Every card has a 32-bit key (rank and suit, see ``pokerroom.core.batch_tables``,
-which generates the tables and caches them on disk). A row's keys are gathered and summed;
-``sum >> 9`` indexes a dense table holding the value of the hand without a flush, ``sum &
-511`` a table giving the suit of five or more cards, if any, and for those few rows the
-13-bit mask of the ranks in that suit indexes the flush table. Rows are processed in chunks
-that stay in the CPU cache. ``load_tables()`` builds the tables eagerly and says where they
-came from.
+which generates the tables and caches them on disk). A row's keys are gathered, two cards
+at a time from a table of two-card sums, and summed; ``sum >> 9`` indexes a dense table
+holding the value of the hand without a flush, ``sum & 511`` a table giving the suit of
+five or more cards, if any, and for those few rows the 13-bit mask of the ranks in that
+suit indexes the flush table. Rows are processed in chunks that stay in the CPU cache.
+``load_tables()`` builds the tables eagerly and says where they came from.
 """
 
 from __future__ import annotations
