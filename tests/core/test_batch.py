@@ -165,6 +165,40 @@ def test_unchecked_and_dtypes_and_layouts_agree(
     assert evaluate_batch(sample[:3].tolist()).tolist() == expected[:3].tolist()  # nested lists
 
 
+def test_memory_layouts_read_two_cards_at_a_time(
+    hands: npt.NDArray[np.int64], values: npt.NDArray[np.uint16]
+) -> None:
+    """The two-card lookups read uint8 rows in place, cast other rows to bytes and pair up
+    the columns of a transposed view: each way gives the same values, checked or not."""
+    sample, expected = hands[:20_000], values[:20_000]
+    n = sample.shape[1]
+    read_only = np.frombuffer(sample.astype(np.uint8).tobytes(), dtype=np.uint8).reshape(-1, n)
+    padded = np.zeros((len(sample), n + 3), dtype=np.uint8)
+    padded[:, 1 : n + 1] = sample
+    card_major = np.ascontiguousarray(sample.T.astype(np.uint8)).T  # as equity passes them
+    offset = np.zeros(len(sample) * n + 1, dtype=np.uint8)[1:].reshape(-1, n)  # odd address
+    offset[:] = sample
+    layouts = [read_only, padded[:, 1 : n + 1], card_major, offset, sample.astype(np.int8)[1:]]
+    for arr in layouts:
+        want = expected[1:] if len(arr) < len(sample) else expected
+        assert np.array_equal(evaluate_batch(arr), want)
+        assert np.array_equal(evaluate_batch(arr, check=False), want)
+
+
+def test_a_repeat_is_found_at_every_pair_of_positions() -> None:
+    """Two equal cards in one two-card lookup, in two lookups, or one of them the odd card."""
+    for n in (5, 6, 7):
+        base = random_hands(3, n, seed=40 + n)
+        for i, j in combinations(range(n), 2):
+            for layout in (np.ascontiguousarray, np.asfortranarray):
+                bad = base.copy()
+                bad[2, j] = bad[2, i]
+                with pytest.raises(EvaluatorError, match="row 2 repeats a card"):
+                    evaluate_batch(layout(bad.astype(np.uint8)))
+                with pytest.raises(EvaluatorError, match="row 2 repeats a card"):
+                    evaluate_batch(layout(bad))
+
+
 def test_result_type_and_sizes() -> None:
     one = evaluate_batch(np.array([[51, 47, 43, 39, 35]]))  # As Ks Qs Js Ts
     assert one.dtype == np.uint16 and one.shape == (1,) and one[0] == MAX_VALUE

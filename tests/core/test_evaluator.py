@@ -34,6 +34,7 @@ from pokerroom.core.evaluator import (
     EvaluatorError,
     _checked,
     _loop_value,
+    _text_value,
     best_five,
     category,
     describe,
@@ -556,3 +557,93 @@ def test_fast_path_matches_the_full_parse_on_card_numbers(ints: list[int]) -> No
     assert_as_before(tuple(Card(c) for c in ints))
     value = _loop_value(tuple(ints))
     assert value == (evaluate_ints(ints) if len(set(ints)) == len(ints) else 0)
+
+
+# --- card strings: the same values and errors as the full parse --------------------------------
+
+
+class MyStr(str):
+    pass
+
+
+TEXT = [str(c) for c in HAND]  # 'As', 'Kd', 'Qc', 'Jh', '9s', '8d', '2c'
+KELVIN = "\u212a"  # its lower case is 'k', its upper case itself: the parse refuses it as a rank
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        TEXT, tuple(TEXT), TEXT[:5], TEXT[:6], [t.lower() for t in TEXT], [t.upper() for t in TEXT],
+        ["aS", "kD", "qC", "jH", "9S"], "".join(TEXT), "".join(TEXT[:5]).lower(), "".join(TEXT[:6]).upper(),
+        "AhKhQhJhTh9h8h", ["2c", "3c", "4c", "5c", "6c", "7c", "8c"], ("Td", "9d", "8d", "7d", "6d"),
+        # declined by the fast path, accepted by the parse
+        [" As", "Kd", "Qc", "Jh", "9s"], ["As\n", "Kd", "Qc", "Jh", "9s"], "As Kd Qc Jh 9s", "As,Kd,Qc,Jh,9s",
+        " AsKdQcJh9s", [MyStr("As"), "Kd", "Qc", "Jh", "9s"], ["As", 45, "Qc", "Jh", 31], MyStr("AsKdQcJh9s"),
+        # errors: repeats, bad cards, counts, types
+        ["As", "As", "Qc", "Jh", "9s"], ["as", "AS", "Qc", "Jh", "9s"], "AsAsQcJh9s", "asASQcJh9s8d",
+        ["As", "Kd", "Qc", "Jh", "1s"], "AsKdQcJh1s", ["As", "Kd", "Qc", "Jh", "Xx"],
+        ["As", "Kd", "Qc", "Jh", ""],
+        ["As", "Kd", "Qc", "Jh", "9sx"], ["A", "s", "K", "d", "Q"], ["As", "Kd", "Qc", "Jh", KELVIN + "s"],
+        "AsKdQcJh" + KELVIN + "s", ["As", "Kd", "Qc", "Jh", "9\u017f"], ["As", "Kd", "Qc", "Jh"], "AsKdQcJh9",
+        "AsKdQcJh9s8d2c3c", [*TEXT, "3c"], "AsKdQcJh9s8d2", ["As", "Kd", "Qc", "Jh", None],
+        ["As", "Kd", "Qc", "Jh", ["9s"]],
+        ["As", "Kd", "Qc", "Jh", b"9s"], "\u0410sKdQcJh9s",
+    ],
+)
+def test_strings_give_the_same_value_or_error_as_the_full_parse(cards: object) -> None:
+    assert_as_before(cards)
+
+
+def test_strings_errors_read_as_before() -> None:
+    for cards, message in [
+        (["As", "As", "Qc", "Jh", "9s"], "bad cards 'AsAsQcJh9s': a card appears twice"),
+        ("AsKdQcJh1s", "bad card '1s': rank must be one of 23456789TJQKA, suit one of cdhs"),
+        (["As", "Kd", "Qc", "Jh", "9sx"], "bad card '9sx': rank must be one of"),
+        ("AsKdQcJh9", "each card is two characters"),
+        (["As", "Kd", "Qc", "Jh"], "a hand has 5, 6 or 7 cards, got 4: 'AsKdQcJh'"),
+    ]:
+        with pytest.raises(EvaluatorError, match=re.escape(message)):
+            evaluate(cards)
+
+
+def test_strings_on_random_hands_in_every_spelling() -> None:
+    rng = random.Random(12)
+    for _ in range(3000):
+        ints = rng.sample(range(52), rng.choice((5, 6, 7)))
+        expected = evaluate_ints(ints)
+        text = [str(Card(c)) for c in ints]
+        spelled = [
+            (t[0].lower() if rng.random() < 0.5 else t[0]) + (t[1].upper() if rng.random() < 0.5 else t[1])
+            for t in text
+        ]
+        for form in (text, tuple(text), spelled, tuple(spelled), "".join(text), "".join(spelled)):
+            assert evaluate(form) == expected, form
+        assert _text_value(tuple(spelled)) == expected
+
+
+def test_the_text_loop_declines_what_the_parse_must_handle() -> None:
+    """_text_value is the compiled fast path for strings; run here too, whichever mode is in use."""
+    assert _text_value(tuple(TEXT)) == evaluate(HAND)
+    for declined in [
+        (), tuple(TEXT[:4]), (*TEXT, "3c"), ("As", "As", "Qc", "Jh", "9s"), ("As", "Kd", "Qc", "Jh", "1s"),
+        ("As", "Kd", "Qc", "Jh", " 9s"), ("As", "Kd", "Qc", "Jh", 31), ("As", "Kd", "Qc", "Jh", Card("9s")),
+        ("As", "Kd", "Qc", "Jh", MyStr("9s")), ("As", "Kd", "Qc", "Jh", None), tuple(HAND),
+    ]:
+        assert _text_value(declined) == 0, declined
+
+
+TEXT_ELEMENTS = st.one_of(
+    st.sampled_from(TEXT),
+    st.sampled_from(["as", "AS", "aS", "2C", "tD", "Th", "1s", "Xx", "", "A", "9sx", " 2c", "2c ",
+                     "\u212as"]),
+    st.text(max_size=3), st.integers(0, 51),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(TEXT_ELEMENTS, max_size=8), st.booleans())
+def test_strings_match_the_full_parse_on_any_list_or_text(items: list[object], as_text: bool) -> None:
+    if as_text:
+        assert_as_before("".join(str(i) for i in items))
+    else:
+        assert_as_before(items)

@@ -4,13 +4,14 @@ Every contender evaluates the same hands in the same process; the runs are inter
 (one run of each contender per round, ``repeats`` rounds) and medians are quoted.
 
 - One hand at a time, 7 cards: ``HANDS`` seeded random hands (distinct cards, uniform),
-  converted for each library before any timing: tuples of ``Card`` and tuples of ints
-  for us, treys ints split into 2 hole cards and a 5-card board (its ``evaluate(hand,
-  board)``), lists of ``eval7.Card``, ints for phevaluator (the public ``evaluate_cards``
-  and, for reference, its raw C ``evaluate_7cards``), PokerKit ``Card`` tuples for
-  ``StandardHighHand.from_game(hole, board)``. PokerKit is slow, so it gets the first
-  ``POKERKIT_HANDS`` of the hands and its rate is per hand like the others'. Each timed
-  run is ``list(map(f, hands))`` (``starmap`` where the API takes several arguments).
+  converted for each library before any timing: tuples of ``Card``, of ints and of 'As'
+  strings (which ``evaluate`` parses) for us, treys ints split into 2 hole cards and a
+  5-card board (its ``evaluate(hand, board)``), lists of ``eval7.Card``, ints for
+  phevaluator (the public ``evaluate_cards`` and, for reference, its raw C
+  ``evaluate_7cards``), PokerKit ``Card`` tuples for ``StandardHighHand.from_game(hole,
+  board)``. PokerKit is slow, so it gets the first ``POKERKIT_HANDS`` of the hands and
+  its rate is per hand like the others'. Each timed run is ``list(map(f, hands))``
+  (``starmap`` where the API takes several arguments).
 - 5 and 6 cards: our ``evaluate`` against phevaluator's ``evaluate_cards``.
 - Batch: ``pokerroom.core.batch.evaluate_batch`` on a ``BATCH_ROWS`` x 7 array (int64,
   and uint8) whose first rows are the shared hands, against the best one-at-a-time
@@ -139,6 +140,7 @@ def run(
     pick = FULL_DECK.__getitem__
     cards = [tuple(map(pick, r)) for r in rows]
     ints = [tuple(r) for r in rows]
+    texts = [tuple(NAMES[c] for c in r) for r in rows]  # ('As', 'Kd', ...): parsed by evaluate
     treys_of = [treys.Card.new(s) for s in NAMES]
     treys_split = [([treys_of[c] for c in r[:2]], [treys_of[c] for c in r[2:]]) for r in rows]
     eval7_of = [eval7.Card(s) for s in NAMES]
@@ -154,6 +156,7 @@ def run(
     runs: dict[str, Callable[[], list[Any]]] = {
         "evaluate": lambda: list(map(evaluate, cards)),
         "evaluate_int_tuples": lambda: list(map(evaluate, ints)),
+        "evaluate_strings": lambda: list(map(evaluate, texts)),
         "evaluate_ints": lambda: list(map(evaluate_ints, cards)),
         "treys": lambda: list(starmap(treys_eval, treys_split)),
         "eval7": lambda: list(map(eval7.evaluate, eval7_hands)),
@@ -166,6 +169,7 @@ def run(
     seven = {name: _row(pk_n if name == "pokerkit" else hands, t) for name, t in times.items()}
     agreement = {
         "evaluate_int_tuples": sum(a != b for a, b in zip(ours, out["evaluate_int_tuples"], strict=True)),
+        "evaluate_strings": sum(a != b for a, b in zip(ours, out["evaluate_strings"], strict=True)),
         "evaluate_ints": sum(a != b for a, b in zip(ours, out["evaluate_ints"], strict=True)),
         "treys": _mismatches_reversed(ours, out["treys"]),
         "eval7": _order_breaks(ours, out["eval7"]),
@@ -178,6 +182,7 @@ def run(
         mine: {p: round(seven[mine]["hands_per_s"] / seven[p]["hands_per_s"], 2) for p in peer_names}
         for mine in ("evaluate", "evaluate_ints")
     }
+    strings = round(seven["evaluate_strings"]["hands_per_s"] / seven["evaluate"]["hands_per_s"], 2)
 
     smaller: dict[str, Any] = {}
     for size in (5, 6):
@@ -204,7 +209,8 @@ def run(
     agreement["equity"] = int(not equity_figures["agree"])
     report: dict[str, Any] = {
         "python": _python(), "core": MODE, "cpus": os.cpu_count(), "repeats": repeats, "seed": seed,
-        "seven_cards": seven, "ratios": ratios, "smaller": smaller, "batch": batch,
+        "seven_cards": seven, "ratios": ratios, "strings_vs_cards": strings, "smaller": smaller,
+        "batch": batch,
         "equity": equity_figures,
         "disagreements": agreement, "agree": not any(agreement.values()),
     }
@@ -244,6 +250,7 @@ def _batch(
         row["disagree"] = wrong
         row["vs_best_peer"] = round(row["hands_per_s"] / seven[best_peer]["hands_per_s"], 1)
         row["vs_evaluate_ints"] = round(row["hands_per_s"] / seven["evaluate_ints"]["hands_per_s"], 1)
+        row["vs_eval7"] = round(row["hands_per_s"] / seven["eval7"]["hands_per_s"], 1)
         figures[dtype] = row
     return {"available": True, "rows": len(array), "best_peer": best_peer, "dtypes": figures,
             "checked": f"all {n} shared hands and {len(probe)} other rows against evaluate_ints"}
@@ -290,6 +297,7 @@ def _python() -> str:
 LABELS = {
     "evaluate": "pokerroom evaluate (Card tuples)",
     "evaluate_int_tuples": "pokerroom evaluate (int tuples)",
+    "evaluate_strings": "pokerroom evaluate (tuples of 'As' strings)",
     "evaluate_ints": "pokerroom evaluate_ints (unchecked)",
     "treys": "treys 0.1.8 evaluate",
     "eval7": "eval7 0.1.11 evaluate",
@@ -308,6 +316,7 @@ def _print(report: dict[str, Any]) -> None:
           f"{seven['pokerkit']['hands']:,}):")
     for name, label in LABELS.items():
         print(f"    {label:42} {seven[name]['hands_per_s']:>12,} hands/s")
+    print(f"  strings / Card objects, same run: {report['strings_vs_cards']}x")
     print("  ratios, ours / peer:")
     for peer in ("treys", "eval7", "phevaluator", "phevaluator_raw_c", "pokerkit"):
         r = report["ratios"]
@@ -324,7 +333,7 @@ def _print(report: dict[str, Any]) -> None:
         for dtype, f in b["dtypes"].items():
             print(f"  batch evaluate_batch, {b['rows']:,} x 7 {dtype:5} {f['hands_per_s']:>13,} hands/s   "
                   f"{f['vs_best_peer']}x the best one-at-a-time peer ({LABELS[b['best_peer']]}), "
-                  f"{f['vs_evaluate_ints']}x evaluate_ints")
+                  f"{f['vs_eval7']}x eval7, {f['vs_evaluate_ints']}x evaluate_ints")
     q = report["equity"]
     print(f"  equity {q['hands']}, all {q['boards']:,} boards: ours {q['ours_ms']} ms ({q['ours_equity']}), "
           f"the same enumeration with phevaluator raw C {q['peer_ms']} ms ({q['peer_equity']}): "

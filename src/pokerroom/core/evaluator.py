@@ -37,13 +37,13 @@ the multisets (or masks) one card smaller.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from types import FunctionType
 from typing import Any, Final, cast
 
-from pokerroom.core.cards import RANK_NAMES, Card, CardError, format_cards, parse_cards
+from pokerroom.core.cards import RANK_NAMES, RANKS, SUITS, Card, CardError, format_cards, parse_cards
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -164,6 +164,16 @@ _checked_key_of: Final = _CHECKED_KEYS.__getitem__
 _COMPILED: Final = not isinstance(_flush_value, FunctionType)  # mypyc functions are not Python's
 _CARD_TYPE: Final[type[Card]] = Card  # as Finals, mypyc keeps these in C statics, typed
 _KEY_LIST: Final[list[int]] = list(_KEYS)
+# Card strings take the same fast paths through a dict of every spelling the parse accepts
+# without stripping ('As', 'as', 'AS', 'aS'): parsing one card per call was most of the time
+# of evaluate() on strings. Anything else (spaces, a bad card, a repeat) goes to the parse.
+_TEXT_CARDS: Final[dict[str, int]] = {
+    r + s: 4 * i + j
+    for i, rank in enumerate(RANKS) for r in sorted({rank, rank.lower()})
+    for j, suit in enumerate(SUITS) for s in (suit, suit.upper())
+}
+_CHECKED_TEXT_KEYS: Final[dict[str, int]] = {t: _CHECKED_KEYS[Card(c)] for t, c in _TEXT_CARDS.items()}
+_checked_text_key_of: Final = _CHECKED_TEXT_KEYS.__getitem__
 
 
 def evaluate(cards: str | Iterable[str | int]) -> int:
@@ -173,22 +183,42 @@ def evaluate(cards: str | Iterable[str | int]) -> int:
     """
     if type(cards) in _FAST_CONTAINERS:
         if _COMPILED:
-            value = _loop_value(tuple(cards))
+            hand = tuple(cards)
+            value = _loop_value(hand) or _text_value(hand)
             if value:
                 return value
         elif _FAST_TYPES.issuperset(map(type, cards)):
-            hand: Sequence[int] = cards  # type: ignore[assignment]  # a tuple or list of ints
-            n = len(hand)
-            try:
-                k = sum(map(_checked_key_of, hand), _CHECKED_START)  # KeyError: not 0..51
-                if 5 <= n <= 7 and (k & _SEEN).bit_count() == n:  # fewer bits: a repeat
-                    k >>= _SEEN_BITS
-                    if k & _FLUSH_BITS:
-                        return _flush_value(hand, k)
-                    return _RANK_VALUES[k >> _SUIT_BITS]  # KeyError: tables not built yet
-            except KeyError:
-                pass
+            value = _sum_value(cards, _checked_key_of)  # type: ignore[arg-type]  # ints only
+            if value:
+                return value
+        else:
+            value = _sum_value(cards, _checked_text_key_of)  # type: ignore[arg-type]
+            if value:
+                return value
+    elif type(cards) is str and 10 <= len(cards) <= 14:  # 'AsKd...': two characters a card
+        pairs = tuple([cards[i : i + 2] for i in range(0, len(cards), 2)])
+        value = _text_value(pairs) if _COMPILED else _sum_value(pairs, _checked_text_key_of)
+        if value:
+            return value
     return evaluate_ints(_checked(cards))
+
+
+def _sum_value(hand: Sequence[Any], checked_key_of: Callable[[Any], int]) -> int:
+    """The value of 5-7 distinct cards by their checked keys, else 0 (evaluate's interpreted
+    fast path: C builtins do the loop; a key lookup fails for anything but a card)."""
+    n = len(hand)
+    try:
+        k = sum(map(checked_key_of, hand), _CHECKED_START)  # KeyError: not a card
+        if 5 <= n <= 7 and (k & _SEEN).bit_count() == n:  # fewer bits: a repeat
+            k >>= _SEEN_BITS
+            if k & _FLUSH_BITS:
+                if checked_key_of is not _checked_key_of:  # strings: their card numbers
+                    hand = [_TEXT_CARDS[c] for c in hand]
+                return _flush_value(hand, k)
+            return _RANK_VALUES[k >> _SUIT_BITS]  # KeyError: tables not built yet
+    except (KeyError, TypeError):  # TypeError: an unhashable element
+        pass
+    return 0
 
 
 def _loop_value(hand: tuple[Any, ...]) -> int:
@@ -211,6 +241,29 @@ def _loop_value(hand: tuple[Any, ...]) -> int:
         k += _KEY_LIST[i]
     if k & _FLUSH_BITS:
         return _flush_value(hand, k)
+    return _RANK_VALUES.get(k >> _SUIT_BITS, 0)  # 0: tables not built yet
+
+
+def _text_value(hand: tuple[Any, ...]) -> int:
+    """The value of 5-7 distinct card strings like 'As', else 0 (the compiled fast path)."""
+    n = len(hand)
+    if n < 5 or n > 7:
+        return 0
+    seen = 0
+    k = _SUIT_START
+    for c in hand:
+        if type(c) is not str:
+            return 0
+        i = _TEXT_CARDS.get(c, -1)
+        if i < 0:
+            return 0
+        bit = 1 << i
+        if seen & bit:
+            return 0
+        seen |= bit
+        k += _KEY_LIST[i]
+    if k & _FLUSH_BITS:
+        return _flush_value([_TEXT_CARDS[c] for c in hand], k)
     return _RANK_VALUES.get(k >> _SUIT_BITS, 0)  # 0: tables not built yet
 
 
