@@ -17,16 +17,16 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from pokerroom.bots.loadtest import (
+from pokerroom.config import load_room
+from pokerroom.loadtest import (
     STARTING_BALANCE,
-    _percentile,
+    percentile,
     room_database,
     room_toml,
     run,
     seed_accounts,
     start_room,
 )
-from pokerroom.config import load_room
 from pokerroom.store.schema import accounts, ledger
 from pokerroom.store.store import Store, StoreError, balance_book
 
@@ -43,9 +43,9 @@ def test_room_toml_is_a_valid_room(tmp_path):
 
 def test_percentile():
     values = [float(v) for v in range(1, 101)]
-    assert _percentile(values, 0.5) in (50.0, 51.0)
-    assert _percentile(values, 0.99) == 99.0
-    assert _percentile([], 0.99) == 0.0
+    assert percentile(values, 0.5) in (50.0, 51.0)
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([], 0.99) == 0.0
 
 
 def test_short_load_test_reports_sane_numbers():
@@ -248,7 +248,7 @@ def test_ctrl_c_or_sigterm_stops_the_load_test_and_its_server(tmp_path, phase, s
 FAKE_RUN = """
 import os, sys, time
 
-import pokerroom.bots.loadtest
+import pokerroom.loadtest
 from pokerroom.cli import main
 
 
@@ -256,7 +256,7 @@ def run(*args, **kwargs):  # the signal lands in a string exec(), as in a datacl
     exec("os.kill(os.getpid(), {signum})\\nwhile time.monotonic() < 1e12: pass", {{"os": os, "time": time}})
 
 
-pokerroom.bots.loadtest.run = run
+pokerroom.loadtest.run = run
 sys.exit(main(["loadtest"]))
 """
 

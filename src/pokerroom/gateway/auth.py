@@ -71,6 +71,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def hash_password(password: str) -> str:
+    """The stored form of a password, as registration writes it (argon2id): for tools that
+    create accounts in bulk (the load tester) without reaching into this module."""
+    return _HASHER.hash(password)
+
+
 class KnownAddresses:
     """The addresses each account logged in from lately (a few per account, the newest
     kept): a login from one of them passes the per-account limit, so guesses at an

@@ -1,0 +1,69 @@
+"""The bots' accounts, written into the room's database before the room starts, through
+the store's public API (``seed_accounts``)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+
+from pokerroom.gateway.auth import SESSION_SECONDS, hash_password, token_hash
+from pokerroom.loadtest.servers import STARTING_BALANCE
+from pokerroom.store.store import Store
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """Bot accounts written into the room's database before it started: names, a session
+    token each (in the same order), and the password they share."""
+
+    names: list[str]
+    tokens: list[str]
+    password: str
+
+
+async def seed_accounts(
+    database: str, count: int, *, grant: int = STARTING_BALANCE, chunk: int = 2000
+) -> Seeded:
+    """Create ``count`` bot accounts (lt000000, lt000001, ...) in the room's database, which
+    the server must not be using yet: migrations, then ``Store.create_accounts`` (one
+    transaction per ``chunk`` accounts). One argon2 hash serves them all (they share a
+    password), each gets ``grant`` chips from the bank through the ledger, as at
+    registration, and a session whose token its bot sends instead of logging in.
+
+    A cancellation (Ctrl-C) lets the statement under way finish and stops at the next
+    chunk: cancelled mid-statement, aiosqlite's thread would go on against a closed loop."""
+    password = secrets.token_urlsafe(12)
+    digest = hash_password(password)
+    names = [f"lt{i:06d}" for i in range(count)]
+    tokens = [secrets.token_urlsafe(32) for _ in names]
+    hashes = [token_hash(t) for t in tokens]
+    stopping = asyncio.Event()
+
+    async def seed() -> None:
+        store = Store(database)
+        try:
+            await store.migrate()
+            for i in range(0, count, chunk):
+                if stopping.is_set():
+                    return
+                await create_accounts(store, names[i : i + chunk], digest, grant, hashes[i : i + chunk])
+        finally:
+            await store.close()
+
+    work = asyncio.ensure_future(seed())
+    try:
+        await asyncio.shield(work)
+    except asyncio.CancelledError:
+        stopping.set()
+        await work
+        raise
+    return Seeded(names, tokens, password)
+
+
+async def create_accounts(
+    store: Store, names: list[str], password_hash: str, grant: int, session_hashes: list[str]
+) -> None:
+    """The one place the load tester writes to the store: accounts with their grant and a
+    session each, all or none, through the store's public bulk API."""
+    await store.create_accounts(names, password_hash, grant, session_hashes, SESSION_SECONDS)
