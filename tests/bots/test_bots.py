@@ -11,7 +11,7 @@ import httpx
 from pokerroom.bots import Tally, Turn, crowd, strategy
 from pokerroom.bots.strategies import preflop_tier
 from pokerroom.store.store import Store
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 
 # what a bot may meet without a bug: two bots choosing the same free seat at once (the
 # second is refused and picks another)

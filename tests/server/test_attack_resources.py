@@ -17,7 +17,7 @@ import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.server.test_attack_ws import GROWTH, Flood, stalled, under_attack
 from tests.test_websocket import handshake
 

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pokerroom.websocket import CONTINUATION, PING, TEXT
-from tests.server.client import Client, Message, passive_policy
-from tests.server.conftest import Server
+from tests.policies import passive_policy
+from tests.server.helpers import Client, Message, Server
 from tests.test_websocket import MASK, handshake, raw_frame
 
 FLOOD_BYTES = 64 << 20

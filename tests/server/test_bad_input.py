@@ -19,7 +19,7 @@ import pytest
 import websockets
 
 from pokerroom.store.store import Store
-from tests.server.conftest import Server, free_port
+from tests.server.helpers import Server, free_port
 from tests.server.test_crash import PASSWORD, Player, bearer, me, passive, register, until, until_async
 from tests.server.test_store import audit
 

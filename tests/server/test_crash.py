@@ -23,8 +23,7 @@ from sqlalchemy import select
 
 from pokerroom.store.schema import hands, ledger
 from pokerroom.store.store import Store
-from tests.server.client import split_events
-from tests.server.conftest import Server
+from tests.server.helpers import Server, split_events
 from tests.server.test_store import audit, rows
 
 PASSWORD = "correct-horse-9"

@@ -29,8 +29,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from pokerroom.fairness import verify
-from tests.server.client import Client, Message, is_event, limit_policy, random_policy
-from tests.server.conftest import Server, run
+from tests.policies import limit_policy, random_policy
+from tests.server.helpers import Client, Message, Server, is_event, run
 
 # a card as the server writes it ('As', 'Td'): not part of a longer word or hex digest
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")

@@ -18,8 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.store import Store
-from tests.server.client import Client
-from tests.server.conftest import Server
+from tests.server.helpers import Client, Server
 from tests.server.test_store import audit
 
 NAMES = ("Anneke", "Bertil")

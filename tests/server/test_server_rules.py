@@ -17,9 +17,7 @@ from urllib.parse import quote
 
 import httpx
 
-from tests.server.client import Client, Message, is_event
-from tests.server.conftest import Server, run
-from tests.server.test_server_flow import Room
+from tests.server.helpers import Client, Message, Players, Server, is_event, run
 
 ROOM = """
 [room]
@@ -88,14 +86,14 @@ def serve(tmp_path: Path, database: tuple[str, str | None], rathole: float = 60.
 
 
 def with_server(
-    tmp_path: Path, database: tuple[str, str | None], body: Callable[[Server, Room], Awaitable[None]],
+    tmp_path: Path, database: tuple[str, str | None], body: Callable[[Server, Players], Awaitable[None]],
     rathole: float = 60.0,
 ) -> None:
     server = serve(tmp_path, database, rathole)
     try:
 
         async def main() -> None:
-            room = Room(server)
+            room = Players(server)
             try:
                 await body(server, room)
             finally:
@@ -193,7 +191,7 @@ def test_D7_two_protections_across_two_tables_then_his_timeouts_fold_also_after_
     all-in protection; her third folds, and so does her next after the server restarted
     (the uses are in the database, loaded into the room's one limit)."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         ann, bob, cid = await room.player("Ann"), await room.player("Bob"), await room.player("Cid")
         bots = Bots()
         try:
@@ -249,7 +247,7 @@ def test_D12_the_winner_nobody_called_shows_his_cards_an_observer_sees_them_and_
     the cards; the previous-hand record, the JSON history, the .phh (``sm``) and the .txt
     (``shows``) carry them; showing again is refused."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         win, los = await room.player("Win"), await room.player("Los")
         watcher = await room.observer(ONE)
         bots = Bots()
@@ -337,7 +335,7 @@ def test_D13_ratholing_is_refused_across_a_restart_and_the_buy_in_endpoint_says_
     for at least 150 (error ``rathole`` below it) and, with the stack, he may sit down;
     Two asks the table's minimum (he did not leave it: the restart returned his chips)."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         rat = await room.player("Rat")
         assert await buy_in(rat, ONE) == {"min": 40, "max": 200, "rathole": None}
         assert (await rat.sit(ONE, 1, 150))["type"] == "ok"
@@ -381,7 +379,7 @@ def test_D13_the_higher_minimum_ends_with_the_rathole_window(
     """With ``rathole_minutes = 0.05`` (3 s): the minimum is the stack he left with until
     then, the table's own after; leaving with no more than the minimum changes nothing."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         rat = await room.player("Rat")
         assert (await rat.sit(ONE, 1, 120))["type"] == "ok"
         await rat.leave(ONE)

@@ -13,7 +13,7 @@ from sqlalchemy import update
 from pokerroom.gateway.auth import Accounts, AuthError
 from pokerroom.store.schema import accounts as accounts_table
 from pokerroom.store.store import Store
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.server.test_store import Database, audit, with_store
 
 

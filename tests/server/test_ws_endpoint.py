@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pokerroom.gateway import ws
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.test_websocket import KEY, MASK, Echo, Raw, expected_accept, handshake, raw, raw_frame, unframe
 
 WAIT = 10.0

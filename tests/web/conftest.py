@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
 
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

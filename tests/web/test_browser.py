@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.web.conftest import Player, play_hand
 
 RUSSIAN_HANDS = re.compile(

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Route, expect
 
 from pokerroom.fairness import commit, root
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stored
 from tests.web.conftest import Player, play_hand
 

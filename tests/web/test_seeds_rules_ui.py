@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.web.conftest import CHROMIUM, Player, play_hand
 
 # the test room's tables and one that allows straddles, with a short clock so a player
