@@ -1,9 +1,10 @@
 """Room configs for tests, built instead of written out as TOML in each test: ``room(...)``
 gives the text ``pokerroom serve --config`` reads (docs: pokerroom.config), from the room's
-settings and its tables; ``table(...)`` is one table, no-limit 1/2 for 6 unless told;
-``NO_BANK`` turns the time bank off (a test's clock is then exactly its ``action_time``).
+settings and its tables; ``table(...)`` is one table, no-limit 1/2 unless told, every
+setting not given left to the room's defaults; ``NO_BANK`` turns the time bank off (a
+test's clock is then exactly its ``action_time``).
 
-    room(table("NL", action_time=2, **NO_BANK), pause=0.05)
+    room(table("NL", seats=6, action_time=2, **NO_BANK), pause=0.05)
 """
 
 from __future__ import annotations
@@ -14,15 +15,16 @@ NO_BANK = {"time_bank": 0, "time_bank_max": 0, "time_bank_refill": 0}
 
 # the games, as the tables of the test room play them
 NL12 = {"game": "NLHE", "small_blind": 1, "big_blind": 2}
+PL12 = {"game": "PLHE", "small_blind": 1, "big_blind": 2}
 FL24 = {"game": "FLHE", "small_bet": 2, "big_bet": 4}
 STUD = {"game": "Stud", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
+SIX = {"seats": 6, "min_buy_in": 40, "max_buy_in": 200}  # the usual table of the tests, at 1/2
 
 
 def table(name: str, **settings: Any) -> dict[str, Any]:
-    """One table: no-limit 1/2, 6 seats, buy-in 40 to 200, unless ``settings`` say else
-    (a ``game`` given replaces the blinds of no-limit 1/2)."""
+    """One table: no-limit 1/2 unless ``settings`` give a ``game`` (and its stakes)."""
     game = dict(NL12) if "game" not in settings else {}
-    return {"name": name, **game, "seats": 6, "min_buy_in": 40, "max_buy_in": 200, **settings}
+    return {"name": name, **game, **settings}
 
 
 def room(*tables: dict[str, Any], **settings: Any) -> str:

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from pokerroom import client as room_client
 from pokerroom.protocol import Act, ClientMessage, Leave, PreviousHand, ServerMessage, Sit, Subscribe
 from tests.policies import Message, Policy, random_policy
-from tests.rooms import FL24, NO_BANK, STUD, room, table
+from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
 
 Predicate = Callable[[Message], bool]
 
@@ -405,8 +405,8 @@ def server_room(action_time: float = 2.0, **settings: Any) -> str:
     bring-in 3), no time bank, ``action_time`` seconds to act; room ``settings`` added."""
     clock = {"action_time": action_time, **NO_BANK}
     return room(
-        table("NL", **clock),
-        table("FL", **FL24, max_buy_in=400, **clock),
+        table("NL", **SIX, **clock),
+        table("FL", **FL24, **{**SIX, "max_buy_in": 400}, **clock),
         table("Stud", **STUD, seats=8, min_buy_in=200, max_buy_in=1000, **clock),
         **settings, starting_balance=10000, daily_topup=2000, pause=0.05,
     )

@@ -19,6 +19,7 @@ import pytest
 import websockets
 
 from pokerroom.store.store import Store
+from tests.rooms import NO_BANK, SIX, room, table
 from tests.server.helpers import Server, free_port
 from tests.server.test_crash import PASSWORD, Player, bearer, me, passive, register, until, until_async
 from tests.server.test_store import audit
@@ -27,35 +28,11 @@ Database = tuple[str, str | None]
 PACE = 0.06  # seconds between the bad commands of one connection: under its 20 a second
 
 # The test room, with a deep table whose maximum buy-in is above a new balance.
-ROOM = """
-[room]
-starting_balance = 10000
-daily_topup = 2000
-pause = 0.05
-
-[[table]]
-name = "NL"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 10
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-
-[[table]]
-name = "Deep"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 100
-max_buy_in = 20000
-action_time = 10
-"""
+ROOM = room(
+    table("NL", **SIX, action_time=10, **NO_BANK),
+    table("Deep", seats=6, min_buy_in=100, max_buy_in=20000, action_time=10),
+    starting_balance=10000, daily_topup=2000, pause=0.05,
+)
 
 
 class Tally:

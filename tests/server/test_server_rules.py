@@ -17,70 +17,22 @@ from urllib.parse import quote
 
 import httpx
 
+from tests.policies import Policy, aggressive, folder
+from tests.rooms import NO_BANK, SIX, room, table
 from tests.server.helpers import Client, Message, Players, Server, is_event, run
 
-ROOM = """
-[room]
-starting_balance = 10000
-daily_topup = 2000
-pause = 0.05
-max_protections = 2
-protection_hours = 24.0
-rathole_minutes = {rathole}
 
-[[table]]
-name = "One 1/2"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 1
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-max_timeouts = 9
-
-[[table]]
-name = "Two"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 1
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-max_timeouts = 9
-"""
+def room_config(rathole: float) -> str:
+    clock = {"action_time": 1, **NO_BANK, "max_timeouts": 9}
+    return room(
+        table("One 1/2", **SIX, **clock), table("Two", **SIX, **clock),
+        starting_balance=10000, daily_topup=2000, pause=0.05, max_protections=2, protection_hours=24.0,
+        rathole_minutes=rathole,
+    )
 ONE, TWO = "One 1/2", "Two"
-Policy = Callable[[Message], tuple[str, int | None]]
-
-
-def aggressive(legal: Message) -> tuple[str, int | None]:
-    """Raise the minimum whenever it may, else call or check; show at a showdown."""
-    if legal["show"]:
-        return "show", None
-    if legal["min_to"] is not None:
-        return ("raise" if legal["call"] else "bet"), legal["min_to"]
-    return ("check" if legal["check"] else "call"), None
-
-
-def folder(legal: Message) -> tuple[str, int | None]:
-    """Fold whenever it may, else check; muck at a showdown."""
-    if legal["muck"]:
-        return "muck", None
-    if legal["show"]:
-        return "show", None
-    return ("fold" if legal["fold"] else "check"), None
-
-
 def serve(tmp_path: Path, database: tuple[str, str | None], rathole: float = 60.0) -> Server:
     server = Server(tmp_path, database)
-    server.config.write_text(ROOM.format(rathole=rathole))
+    server.config.write_text(room_config(rathole))
     server.start()
     return server
 
