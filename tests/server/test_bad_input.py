@@ -20,8 +20,18 @@ import websockets
 
 from pokerroom.store.store import Store
 from tests.rooms import NO_BANK, SIX, room, table
-from tests.server.helpers import Server, free_port
-from tests.server.test_crash import PASSWORD, Player, bearer, me, passive, register, until, until_async
+from tests.server.helpers import (
+    PASSWORD,
+    Player,
+    Server,
+    bearer,
+    free_port,
+    me,
+    passive,
+    register,
+    until,
+    until_async,
+)
 from tests.server.test_store import audit
 
 Database = tuple[str, str | None]
@@ -304,7 +314,7 @@ def test_serve_reports_a_database_it_cannot_use(tmp_path: Path) -> None:
 async def answer(player: Player, raw: str | bytes) -> dict[str, Any]:
     """Send a raw frame; the error, ok or pong that answers it (answers to commands sent
     with ``request`` go to their own futures; snapshots and the like are set aside)."""
-    await player.ws.send(raw)
+    await player.send_raw(raw)
     while True:
         m = await asyncio.wait_for(player.other.get(), 15)
         if m["type"] in ("error", "ok", "pong"):
@@ -578,7 +588,7 @@ async def websocket_bad_input(server: Server) -> Tally:
         # -- a flood: over 20 messages a second is refused, the connection lives on
         flood = 120
         for k in range(flood):
-            await eve.ws.send(json.dumps({"type": "ping", "id": 10_000 + k}))
+            await eve.send_raw(json.dumps({"type": "ping", "id": 10_000 + k}))
         replies = [await answer_only(eve) for _ in range(flood)]
         kinds = Counter("pong" if m["type"] == "pong" else m["code"] for m in replies)
         assert set(kinds) == {"pong", "rate_limited"} and kinds["rate_limited"] >= flood - 50, kinds
@@ -630,14 +640,8 @@ async def answer_only(player: Player) -> dict[str, Any]:
 
 async def observer(server: Server, token: str | None) -> Player:
     """A connection without a valid login: it may watch, not play."""
-    ws = await websockets.connect(
-        server.ws, additional_headers={"Authorization": f"Bearer {token}"} if token else None
-    )
-    player = Player(server, "", token or "", None)
-    player.ws = ws
-    player.welcome = json.loads(await ws.recv())
+    player = await Player(server, "", token or "", None).connect()
     assert player.welcome == {"type": "welcome", "protocol": 2, "player": None, "balance": None}
-    player._reader = asyncio.create_task(player._read())
     return player
 
 
