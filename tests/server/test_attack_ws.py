@@ -28,9 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pokerroom.websocket import CONTINUATION, PING, TEXT
+from tests.helpers import MASK, handshake, raw_frame
 from tests.policies import passive_policy
 from tests.server.helpers import Client, Message, Server
-from tests.test_websocket import MASK, handshake, raw_frame
 
 FLOOD_BYTES = 64 << 20
 FLOOD_SECONDS = 20.0
