@@ -553,13 +553,14 @@ async def until_async(check: Callable[[], Awaitable[bool]], timeout: float, what
 
 def server_room(action_time: float = 2.0, **settings: Any) -> str:
     """The server tests' room: tables NL (no-limit 1/2), FL (2/4) and Stud (10/20, ante 1,
-    bring-in 3), no time bank, ``action_time`` seconds to act; room ``settings`` added."""
+    bring-in 3), no time bank, ``action_time`` seconds to act; room ``settings`` added to
+    (or replacing) a starting balance of 10,000, a daily top-up of 2,000 and a 0.05 s pause."""
     clock = {"action_time": action_time, **NO_BANK}
     return room(
         table("NL", **SIX, **clock),
         table("FL", **FL24, **{**SIX, "max_buy_in": 400}, **clock),
         table("Stud", **STUD, seats=8, min_buy_in=200, max_buy_in=1000, **clock),
-        **settings, starting_balance=10000, daily_topup=2000, pause=0.05,
+        **{"starting_balance": 10000, "daily_topup": 2000, "pause": 0.05, **settings},
     )
 
 

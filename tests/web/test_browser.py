@@ -13,7 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 
 from tests.server.helpers import Server
-from tests.web.conftest import Player, play_hand
+from tests.web.helpers import Player, play_hand
 
 RUSSIAN_HANDS = re.compile(
     r"^(Старшая карта|Пара|Две пары|Тройка|Стрит|Флеш|Фулл-хаус|Каре|Стрит-флеш|Роял-флеш)"

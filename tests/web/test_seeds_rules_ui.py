@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.rooms import NO_BANK, SIX, room, table
 from tests.server.helpers import Server
-from tests.web.conftest import CHROMIUM, Player, play_hand
+from tests.web.helpers import CHROMIUM, Player, play_hand
 
 # the test room's tables and one that allows straddles, with a short clock so a player
 # who does not act is all-in protected within seconds
