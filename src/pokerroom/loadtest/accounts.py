@@ -27,17 +27,15 @@ async def seed_accounts(
 ) -> Seeded:
     """Create ``count`` bot accounts (lt000000, lt000001, ...) in the room's database, which
     the server must not be using yet: migrations, then ``Store.create_accounts`` (one
-    transaction per ``chunk`` accounts). One argon2 hash serves them all (they share a
-    password), each gets ``grant`` chips from the bank through the ledger, as at
+    transaction per ``chunk`` accounts, through ``create_accounts``). They share a password,
+    each gets ``grant`` chips from the bank through the ledger, as at
     registration, and a session whose token its bot sends instead of logging in.
 
     A cancellation (Ctrl-C) lets the statement under way finish and stops at the next
     chunk: cancelled mid-statement, aiosqlite's thread would go on against a closed loop."""
     password = secrets.token_urlsafe(12)
-    digest = hash_password(password)
     names = [f"lt{i:06d}" for i in range(count)]
-    tokens = [secrets.token_urlsafe(32) for _ in names]
-    hashes = [token_hash(t) for t in tokens]
+    tokens: list[str] = []
     stopping = asyncio.Event()
 
     async def seed() -> None:
@@ -47,7 +45,7 @@ async def seed_accounts(
             for i in range(0, count, chunk):
                 if stopping.is_set():
                     return
-                await create_accounts(store, names[i : i + chunk], digest, grant, hashes[i : i + chunk])
+                tokens.extend(await create_accounts(store, names[i : i + chunk], password, grant))
         finally:
             await store.close()
 
@@ -61,9 +59,11 @@ async def seed_accounts(
     return Seeded(names, tokens, password)
 
 
-async def create_accounts(
-    store: Store, names: list[str], password_hash: str, grant: int, session_hashes: list[str]
-) -> None:
-    """The one place the load tester writes to the store: accounts with their grant and a
-    session each, all or none, through the store's public bulk API."""
-    await store.create_accounts(names, password_hash, grant, session_hashes, SESSION_SECONDS)
+async def create_accounts(store: Store, names: list[str], password: str, grant: int) -> list[str]:
+    """The one place the load tester writes to the store, through its public bulk API:
+    accounts sharing ``password`` (hashed once, as registration hashes it), ``grant`` chips
+    each, all or none, and a session each. Returns the session tokens, in the names' order."""
+    digest = await asyncio.to_thread(hash_password, password)
+    tokens = [secrets.token_urlsafe(32) for _ in names]
+    await store.create_accounts(names, digest, grant, [token_hash(t) for t in tokens], SESSION_SECONDS)
+    return tokens
