@@ -24,6 +24,7 @@ from tests.server.helpers import (
     PASSWORD,
     Player,
     Server,
+    audit,
     bearer,
     free_port,
     me,
@@ -32,7 +33,6 @@ from tests.server.helpers import (
     until,
     until_async,
 )
-from tests.server.test_store import audit
 
 Database = tuple[str, str | None]
 PACE = 0.06  # seconds between the bad commands of one connection: under its 20 a second

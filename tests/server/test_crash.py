@@ -19,8 +19,19 @@ from sqlalchemy import select
 
 from pokerroom.store.schema import hands, ledger
 from pokerroom.store.store import Store
-from tests.server.helpers import Decision, Player, Server, bearer, me, passive, register, until, until_async
-from tests.server.test_store import audit, rows
+from tests.server.helpers import (
+    Decision,
+    Player,
+    Server,
+    audit,
+    bearer,
+    me,
+    passive,
+    register,
+    rows,
+    until,
+    until_async,
+)
 
 
 class Director:

@@ -25,8 +25,7 @@ from pokerroom.store import faults
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.schema import hands, ledger
 from pokerroom.store.store import Store, new_txn
-from tests.server.helpers import Server
-from tests.server.test_store import Database, audit, rows, seat_rows, with_store
+from tests.server.helpers import Database, Server, audit, rows, seat_rows, with_store
 
 SEED = 16  # of the faults' dice
 

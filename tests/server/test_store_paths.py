@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
 from pokerroom.store.store import Store, StoreError
-from tests.server.test_store import audit
+from tests.server.helpers import audit
 
 
 async def _script(store: Store) -> list[Any]:
