@@ -35,8 +35,9 @@ OnInvalid = Callable[[str, ValidationError], None]
 
 
 def encode(command: ClientMessage) -> str:
-    """A command as the server reads it: unset (None) fields left out."""
-    return command.model_dump_json(exclude_none=True)
+    """A command as the server reads it: the fields given, None ones left out (the
+    server's defaults stand for them)."""
+    return command.model_dump_json(exclude_unset=True, exclude_none=True)
 
 
 def parse(text: str) -> ServerMessage:
