@@ -30,6 +30,7 @@ from tests.server.helpers import (
     me,
     passive,
     register,
+    serving,
     until,
     until_async,
 )
@@ -86,12 +87,7 @@ class Cookieless:
 def room(tmp_path: Path, database: Database) -> Iterator[Server]:
     server = Server(tmp_path, database, action_time=10.0)
     server.config.write_text(ROOM)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 # ---------------------------------------------------------------------------- HTTP

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from tests.server.helpers import Server, server_room
+from tests.server.helpers import Server, server_room, serving
 from tests.web.helpers import CHROMIUM, CHROMIUM_ARGS
 
 
@@ -25,12 +25,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     path = tmp_path_factory.mktemp("room")
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
     server.config.write_text(server_room(30, pause=2.0))
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 @pytest.fixture(scope="module")

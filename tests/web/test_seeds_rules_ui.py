@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.rooms import NO_BANK, SIX, room, table
-from tests.server.helpers import Server
+from tests.server.helpers import Server, serving
 from tests.web.helpers import CHROMIUM, Player, play_hand
 
 # the test room's tables and one that allows straddles, with a short clock so a player
@@ -34,12 +34,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
     text = server.config.read_text().replace("pause = 0.05", "pause = 2.0")
     server.config.write_text(text + STRADDLE_TABLE)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 STRADDLE_BOX = "input[data-option=straddle]"
