@@ -58,7 +58,7 @@ STARTING_BALANCE = 1_000_000_000
 
 
 def room_toml(tables: int, seats: int = SEATS, action_time: float = 30.0) -> str:
-    """As ``pokerroom.bots.loadtest.room_toml``: no-limit 1/2 tables, no pause."""
+    """As ``pokerroom.loadtest.room_toml``: no-limit 1/2 tables, no pause."""
     parts = [f"[room]\nstarting_balance = {STARTING_BALANCE}\ndaily_topup = 2000\npause = 0\n"]
     for i in range(tables):
         parts.append(
@@ -139,7 +139,7 @@ class FakePlayer(Connection):
     def _turn(self, m: dict[str, Any]) -> None:
         if m.get("table") != self.table_name:
             return
-        action, amount = self.play.decide(Turn.from_message(m))
+        action, amount = self.play.decide(Turn.from_message(p.YourTurn.model_validate(m)))
         command: dict[str, Any] = {"type": "act", "table": self.table_name, "action": action}
         if amount is not None:
             command["amount"] = amount

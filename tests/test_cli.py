@@ -21,8 +21,16 @@ from pokerroom.core.structures import Game
 from pokerroom.sim import play_random_hand, random_action
 
 DATA = shared_phh()
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the shared PHH hands are not in {DATA}")
+# the shared PHH corpus is part of the test set: missing, these tests fail (never skip)
+needs_data = pytest.mark.usefixtures("shared_hands")
 KEYS = ["path", "hand", "variant", "finishing_stacks", "expected", "ok", "error", "note"]
+
+
+@pytest.fixture
+def shared_hands() -> Path:
+    if not DATA.is_dir():
+        pytest.fail(f"the shared PHH hands are not in {DATA}: these tests need that corpus (../shared/phh)")
+    return DATA
 
 
 def write_hand(path: Path, finishing: list[int] | None, variant: str = "NT") -> Path:
@@ -118,7 +126,7 @@ def test_replay_a_stud_error_names_the_action(tmp_path: Path, capsys: pytest.Cap
 def test_installed_entry_point_subprocess() -> None:
     exe = Path(sys.executable).parent / "pokerroom"
     if not exe.exists():
-        pytest.skip(f"no installed entry point at {exe}")
+        pytest.fail(f"no installed entry point at {exe}: install the package (pip install -e .)")
     file = DATA / "wsop-2023-43-5" / "68.phh"
     done = subprocess.run([str(exe), "replay", "--json", str(file)], capture_output=True, text=True,
                           timeout=60, check=False)

@@ -11,61 +11,24 @@ import httpx
 from pokerroom.bots import Tally, Turn, crowd, strategy
 from pokerroom.bots.strategies import preflop_tier
 from pokerroom.store import Store
-from tests.server.conftest import Server
+from tests.rooms import FL24, NL12, PL12, STUD, room, table
+from tests.server.helpers import Server
 
 # what a bot may meet without a bug: two bots choosing the same free seat at once (the
 # second is refused and picks another)
 ALLOWED_ERRORS = {"seat_taken"}
 HANDS = 40  # per table
-EVERY_GAME = """
-[room]
-pause = 0.02
-registrations_per_hour = 100
-
-[[table]]
-name = "NL"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-action_time = 5
-
-[[table]]
-name = "PL"
-game = "PLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-action_time = 5
-
-[[table]]
-name = "FL"
-game = "FLHE"
-small_bet = 2
-big_bet = 4
-seats = 6
-action_time = 5
-
-[[table]]
-name = "Mixed"
-game = "mixed"
-seats = 6
-action_time = 5
-schedule = [
-  { game = "NLHE", small_blind = 1, big_blind = 2, hands = 3 },
-  { game = "FLHE", small_bet = 4, big_bet = 8, small_blind = 2, big_blind = 4, hands = 3 },
-]
-
-[[table]]
-name = "Stud"
-game = "Stud"
-small_bet = 10
-big_bet = 20
-ante = 1
-bring_in = 3
-seats = 8
-action_time = 5
-"""
+EVERY_GAME = room(
+    table("NL", seats=6, action_time=5),
+    table("PL", **PL12, seats=6, action_time=5),
+    table("FL", **FL24, seats=6, action_time=5),
+    table("Mixed", game="mixed", seats=6, action_time=5, schedule=[
+        {**NL12, "hands": 3},
+        {"game": "FLHE", "small_bet": 4, "big_bet": 8, "small_blind": 2, "big_blind": 4, "hands": 3},
+    ]),
+    table("Stud", **STUD, seats=8, action_time=5),
+    pause=0.02, registrations_per_hour=100,
+)
 
 
 def test_bots_play_every_game_through_the_server(tmp_path):

@@ -15,20 +15,21 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from pokerroom.bots.loadtest import (
+from pokerroom.config import load_room
+from pokerroom.loadtest import (
     STARTING_BALANCE,
-    _percentile,
+    percentile,
     room_database,
     room_toml,
     run,
     seed_accounts,
     start_room,
 )
-from pokerroom.config import load_room
-from pokerroom.store import Store, StoreError, balance_book
+from pokerroom.store import Store, StoreError
 from pokerroom.store.schema import accounts, ledger
+from tests.server.helpers import audit, rows
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG")
 
@@ -43,9 +44,9 @@ def test_room_toml_is_a_valid_room(tmp_path):
 
 def test_percentile():
     values = [float(v) for v in range(1, 101)]
-    assert _percentile(values, 0.5) in (50.0, 51.0)
-    assert _percentile(values, 0.99) == 99.0
-    assert _percentile([], 0.99) == 0.0
+    assert percentile(values, 0.5) in (50.0, 51.0)
+    assert percentile(values, 0.99) == 99.0
+    assert percentile([], 0.99) == 0.0
 
 
 def test_short_load_test_reports_sane_numbers():
@@ -76,26 +77,13 @@ def test_against_a_url_the_bots_register_over_http(tmp_path):
 
 
 async def _audit(database: str) -> dict[str, int]:
-    """Every ledger transaction sums to zero, each balance book holds its account's balance."""
+    """The ledger audit of the server tests, and how many accounts and transactions."""
     store = Store(database)
     try:
-        async with store.engine.connect() as conn:
-            unbalanced = (
-                await conn.execute(
-                    select(ledger.c.txn).group_by(ledger.c.txn).having(func.sum(ledger.c.amount) != 0)
-                )
-            ).all()
-            sums = select(ledger.c.book, func.sum(ledger.c.amount)).group_by(ledger.c.book)
-            books = {book: int(total) for book, total in (await conn.execute(sums)).all()}
-            balances = (await conn.execute(select(accounts.c.id, accounts.c.balance))).all()
-            transactions = await conn.scalar(select(func.count(func.distinct(ledger.c.txn))))
-        assert unbalanced == []
-        for account_id, balance in balances:
-            assert books[balance_book(account_id)] == balance
-        totals = await store.totals()
-        assert totals["ledger_sum"] == 0
-        assert totals["balances"] + totals["seats"] == totals["granted"]
-        return {**totals, "accounts": len(balances), "transactions": int(transactions or 0)}
+        totals = await audit(store)
+        count = len(await rows(store, select(accounts.c.id)))
+        transactions = len(await rows(store, select(ledger.c.txn).distinct()))
+        return {**totals, "accounts": count, "transactions": transactions}
     finally:
         await store.close()
 
@@ -248,7 +236,7 @@ def test_ctrl_c_or_sigterm_stops_the_load_test_and_its_server(tmp_path, phase, s
 FAKE_RUN = """
 import os, sys, time
 
-import pokerroom.bots.loadtest
+import pokerroom.loadtest
 from pokerroom.cli import main
 
 
@@ -256,7 +244,7 @@ def run(*args, **kwargs):  # the signal lands in a string exec(), as in a datacl
     exec("os.kill(os.getpid(), {signum})\\nwhile time.monotonic() < 1e12: pass", {{"os": os, "time": time}})
 
 
-pokerroom.bots.loadtest.run = run
+pokerroom.loadtest.run = run
 sys.exit(main(["loadtest"]))
 """
 

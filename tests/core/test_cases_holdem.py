@@ -26,9 +26,9 @@ from pokerroom.core.events import (
 )
 from pokerroom.core.hand import Hand, IllegalAction
 from pokerroom.core.structures import Game
-from tests.core.holdem_helpers import NL12, check_down, deal, events_of, play, show_all, stacked_deck
+from tests.core.helpers import NL12, check_down, deal, events_of, play, show_all, stacked_deck
 
-# --- helpers (stacked decks and scripted play: holdem_helpers.py) ---------------------------
+# --- helpers (stacked decks and scripted play: helpers.py) ---------------------------
 
 
 def options(hand: Hand) -> dict[str, object]:

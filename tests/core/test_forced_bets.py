@@ -11,7 +11,7 @@ from pokerroom.core.events import Posted, PotAwarded, UncalledReturned
 from pokerroom.core.hand import Hand, IllegalAction
 from pokerroom.core.structures import Game, GameError, Structure
 from pokerroom.core.views import view
-from tests.core.holdem_helpers import check_down, deal, events_of, play, show_all
+from tests.core.helpers import check_down, deal, events_of, play, show_all
 
 
 def test_big_blind_ante_is_posted_after_the_blind_H13_D3() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from pokerroom.core.events import Acted, PotAwarded
 from pokerroom.core.hand import IllegalAction
-from tests.core.holdem_helpers import NL12, deal, play
+from tests.core.helpers import NL12, deal, play
 
 
 def test_protected_player_wins_only_what_he_matched_D7():

@@ -36,7 +36,7 @@ from pokerroom.core.events import (
 )
 from pokerroom.core.hand import Hand, IllegalAction
 from pokerroom.core.structures import Game
-from tests.core.holdem_helpers import NL12, check_down, deal, events_of, play, show_all
+from tests.core.helpers import NL12, check_down, deal, events_of, play, show_all
 
 # --- helpers -------------------------------------------------------------------------------
 

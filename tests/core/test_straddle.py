@@ -12,7 +12,7 @@ import pytest
 from pokerroom.core.events import Acted, BoardDealt, Posted, PotAwarded, UncalledReturned
 from pokerroom.core.hand import Hand, IllegalAction
 from pokerroom.core.structures import Game, GameError
-from tests.core.holdem_helpers import NL12, check_down, deal, events_of, play, show_all
+from tests.core.helpers import NL12, check_down, deal, events_of, play, show_all
 
 PL12 = Game.pot_limit(1, 2)
 STRADDLE6 = [1, 2, 4, 0, 0, 0]  # PHH order: small blind, big blind, straddle (UTG), ..., button

@@ -28,8 +28,7 @@ from pokerroom.gateway.limits import AddressCount, Proxies, RateLimit, address_k
 from pokerroom.store import Store
 from pokerroom.store.schema import sessions
 from pokerroom.worker.room import TokenBucket
-from tests.server.client import PASSWORD, Client
-from tests.server.conftest import Room, serving
+from tests.server.helpers import PASSWORD, Client, Room, serving
 
 MiB = 1 << 20
 

@@ -22,8 +22,7 @@ from websockets.asyncio.client import connect
 from pokerroom.bots import Tally, crowd
 from pokerroom.worker.eventlog import REPLAY_COST, Entry, EventLog
 from pokerroom.worker.runner import CHAT_LINES
-from tests.server.client import Client
-from tests.server.conftest import Server, run
+from tests.server.helpers import Client, Server, run
 
 SUBSCRIBES = 40
 

@@ -17,9 +17,8 @@ import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.server.conftest import Server
-from tests.server.test_attack_ws import GROWTH, Flood, stalled, under_attack
-from tests.test_websocket import handshake
+from tests.helpers import handshake
+from tests.server.helpers import GROWTH, Flood, Server, stalled, under_attack
 
 CONNECTIONS = 400  # WebSocket upgrades held open
 DRIBBLERS = 40  # connections sending their headers a byte every half second

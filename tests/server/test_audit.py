@@ -14,7 +14,7 @@ from pathlib import Path
 from pokerroom.store import Store
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.audit import dumping
-from tests.server.test_store import Database, with_store
+from tests.server.helpers import Database, with_store
 
 HANDS = 25
 

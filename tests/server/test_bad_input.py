@@ -19,43 +19,31 @@ import pytest
 import websockets
 
 from pokerroom.store import Store
-from tests.server.conftest import Server, free_port
-from tests.server.test_crash import PASSWORD, Player, bearer, me, passive, register, until, until_async
-from tests.server.test_store import audit
+from tests.rooms import NO_BANK, SIX, room, table
+from tests.server.helpers import (
+    PASSWORD,
+    Player,
+    Server,
+    audit,
+    bearer,
+    free_port,
+    me,
+    passive,
+    register,
+    serving,
+    until,
+    until_async,
+)
 
 Database = tuple[str, str | None]
 PACE = 0.06  # seconds between the bad commands of one connection: under its 20 a second
 
 # The test room, with a deep table whose maximum buy-in is above a new balance.
-ROOM = """
-[room]
-starting_balance = 10000
-daily_topup = 2000
-pause = 0.05
-
-[[table]]
-name = "NL"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 10
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-
-[[table]]
-name = "Deep"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 100
-max_buy_in = 20000
-action_time = 10
-"""
+ROOM = room(
+    table("NL", **SIX, action_time=10, **NO_BANK),
+    table("Deep", seats=6, min_buy_in=100, max_buy_in=20000, action_time=10),
+    starting_balance=10000, daily_topup=2000, pause=0.05,
+)
 
 
 class Tally:
@@ -99,12 +87,7 @@ class Cookieless:
 def room(tmp_path: Path, database: Database) -> Iterator[Server]:
     server = Server(tmp_path, database, action_time=10.0)
     server.config.write_text(ROOM)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -327,7 +310,7 @@ def test_serve_reports_a_database_it_cannot_use(tmp_path: Path) -> None:
 async def answer(player: Player, raw: str | bytes) -> dict[str, Any]:
     """Send a raw frame; the error, ok or pong that answers it (answers to commands sent
     with ``request`` go to their own futures; snapshots and the like are set aside)."""
-    await player.ws.send(raw)
+    await player.send_raw(raw)
     while True:
         m = await asyncio.wait_for(player.other.get(), 15)
         if m["type"] in ("error", "ok", "pong"):
@@ -601,7 +584,7 @@ async def websocket_bad_input(server: Server) -> Tally:
         # -- a flood: over 20 messages a second is refused, the connection lives on
         flood = 120
         for k in range(flood):
-            await eve.ws.send(json.dumps({"type": "ping", "id": 10_000 + k}))
+            await eve.send_raw(json.dumps({"type": "ping", "id": 10_000 + k}))
         replies = [await answer_only(eve) for _ in range(flood)]
         kinds = Counter("pong" if m["type"] == "pong" else m["code"] for m in replies)
         assert set(kinds) == {"pong", "rate_limited"} and kinds["rate_limited"] >= flood - 50, kinds
@@ -653,14 +636,8 @@ async def answer_only(player: Player) -> dict[str, Any]:
 
 async def observer(server: Server, token: str | None) -> Player:
     """A connection without a valid login: it may watch, not play."""
-    ws = await websockets.connect(
-        server.ws, additional_headers={"Authorization": f"Bearer {token}"} if token else None
-    )
-    player = Player(server, "", token or "", None)
-    player.ws = ws
-    player.welcome = json.loads(await ws.recv())
+    player = await Player(server, "", token or "", None).connect()
     assert player.welcome == {"type": "welcome", "protocol": 3, "player": None, "balance": None}
-    player._reader = asyncio.create_task(player._read())
     return player
 
 

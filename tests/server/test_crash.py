@@ -2,171 +2,36 @@
 hands, chips committed to the pots, comes back on the same database with those hands
 voided and every chip returned; the ledger still balances, and the tables deal again.
 
-Also home of ``Player``, a small WebSocket bot the server tests here drive: it plays
-passively (check, call, show) on its own, or as a ``Director`` scripts it."""
+Its players are ``Player`` bots (tests/server/helpers.py): they play passively (check,
+call, show) on their own, or as a ``Director`` scripts them."""
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import random
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 from sqlalchemy import select
 
 from pokerroom.store import Store
 from pokerroom.store.schema import hands, ledger
-from tests.server.client import split_events
-from tests.server.conftest import Server
-from tests.server.test_store import audit, rows
-
-PASSWORD = "correct-horse-9"
-Decision = tuple[str, int | None] | None
-Policy = Callable[["Player", str, dict[str, Any]], Decision]
-
-
-async def until(check: Callable[[], bool], timeout: float = 30.0, what: str = "a condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-async def register(server: Server, name: str) -> str:
-    async with httpx.AsyncClient() as http:
-        r = await http.post(f"{server.http}/api/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    assert r.json()["balance"] == 10_000
-    return str(r.json()["token"])
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-async def me(server: Server, token: str) -> dict[str, Any]:
-    async with httpx.AsyncClient() as http:
-        r = await http.get(f"{server.http}/api/me", headers=bearer(token))
-    assert r.status_code == 200, r.text
-    return r.json()  # type: ignore[no-any-return]
-
-
-def passive(player: Player, table: str, legal: dict[str, Any]) -> Decision:
-    """Check or call; post a stud bring-in; at the showdown muck a beaten hand."""
-    if legal["muck"]:
-        return "muck", None
-    if legal["show"]:
-        return "show", None
-    if legal["bring_in"]:
-        return "bring_in", None
-    return ("check", None) if legal["check"] else ("call", None)
-
-
-class Player:
-    """A bot on its own WebSocket connection (Bearer token). It answers ``your_turn`` with
-    its ``policy`` (None: let the clock run), keeps every event by table, and matches the
-    server's answers to the commands it sends by id."""
-
-    def __init__(self, server: Server, name: str, token: str, policy: Policy | None = passive) -> None:
-        self.server, self.name, self.token, self.policy = server, name, token, policy
-        self.ws: Any = None
-        self.welcome: dict[str, Any] = {}
-        self.events: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        self.turns: list[dict[str, Any]] = []
-        self.other: asyncio.Queue[dict[str, Any]] = asyncio.Queue()  # answers without an id
-        self.act_errors: list[dict[str, Any]] = []  # errors the policy's own moves got
-        self.on_event: Callable[[Player, str, dict[str, Any]], None] | None = None
-        # seconds to think before acting: a bot at several tables acting at once would go
-        # over the server's 20 messages a second
-        self.delay = 0.05
-        self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self._ids = itertools.count(1)
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._reader: asyncio.Task[None] | None = None
-
-    async def connect(self) -> Player:
-        self.ws = await websockets.connect(
-            self.server.ws, additional_headers={"Authorization": f"Bearer {self.token}"}, max_size=None
-        )
-        self.welcome = json.loads(await self.ws.recv())
-        assert self.welcome["type"] == "welcome" and self.welcome["player"] == self.name, self.welcome
-        self._reader = asyncio.create_task(self._read())
-        return self
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            await self.ws.close()
-        if self._reader is not None:
-            await asyncio.gather(self._reader, return_exceptions=True)
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    async def _read(self) -> None:
-        try:
-            async for raw in self.ws:
-                self._dispatch(json.loads(raw))
-        except websockets.ConnectionClosed:
-            pass
-
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        for m in split_events(message):
-            self._dispatch_one(m)
-
-    def _dispatch_one(self, m: dict[str, Any]) -> None:
-        kind = m["type"]
-        if kind == "event":
-            self.events[m["table"]].append(m["event"])
-            if self.on_event is not None:
-                self.on_event(self, m["table"], m["event"])
-        elif kind == "your_turn":
-            self.turns.append(m)
-            if self.policy is not None:
-                decision = self.policy(self, m["table"], m["legal"])
-                if decision is not None:
-                    task = asyncio.create_task(self._act(m["table"], *decision))
-                    self._tasks.add(task)
-                    task.add_done_callback(self._tasks.discard)
-        elif kind in ("ok", "error", "pong") and m.get("id") in self._replies:
-            self._replies.pop(m["id"]).set_result(m)
-        else:
-            self.other.put_nowait(m)
-
-    async def _act(self, table: str, action: str, amount: int | None) -> None:
-        if self.delay:
-            await asyncio.sleep(self.delay)
-        command: dict[str, Any] = {"type": "act", "table": table, "action": action}
-        if amount is not None:
-            command["amount"] = amount
-        reply = await self.request(command)
-        if reply["type"] != "ok":
-            self.act_errors.append(reply)
-
-    async def request(self, message: dict[str, Any], timeout: float = 15.0) -> dict[str, Any]:
-        """Send a command with a fresh id; the ``ok``, ``error`` or ``pong`` that answers it."""
-        mid = next(self._ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._replies[mid] = future
-        await self.ws.send(json.dumps({**message, "id": mid}))
-        return await asyncio.wait_for(future, timeout)
-
-    async def sit(self, table: str, seat: int, buy_in: int) -> None:
-        reply = await self.request({"type": "sit", "table": table, "seat": seat, "buy_in": buy_in})
-        assert reply["type"] == "ok", reply
-
-    def finished(self, table: str) -> list[dict[str, Any]]:
-        return [e for e in self.events[table] if e["type"] == "HandFinished"]
-
-    def started(self, table: str) -> list[dict[str, Any]]:
-        return [e for e in self.events[table] if e["type"] == "HandStarted"]
+from tests.server.helpers import (
+    Decision,
+    Player,
+    Server,
+    audit,
+    bearer,
+    me,
+    passive,
+    register,
+    rows,
+    until,
+    until_async,
+)
 
 
 class Director:
@@ -359,14 +224,6 @@ async def check_after_restart(
         assert await audit(store) == {"balances": 30_000, "seats": 0, "granted": 30_000, "ledger_sum": 0}
     finally:
         await store.close()
-
-
-async def until_async(check: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not await check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.1)
 
 
 def test_sigkills_at_random_moments_lose_no_chip(tmp_path: Path, database: tuple[str, str | None]) -> None:

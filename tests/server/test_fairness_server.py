@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.fairness import verify_history
-from tests.server.client import Client, is_event, passive_policy
-from tests.server.conftest import Server, run
+from tests.policies import passive_policy
+from tests.server.helpers import Client, Server, is_event, run
 
 
 async def seeder(c: Client, table: str, sent: dict[int, str]) -> None:

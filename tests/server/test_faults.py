@@ -24,8 +24,7 @@ from pokerroom.bots import Tally, crowd
 from pokerroom.store import Store, faults, new_txn
 from pokerroom.store.audit import audit as room_audit
 from pokerroom.store.schema import hands, ledger
-from tests.server.conftest import Server
-from tests.server.test_store import Database, audit, rows, seat_rows, with_store
+from tests.server.helpers import Database, Server, audit, rows, seat_rows, with_store
 
 SEED = 16  # of the faults' dice
 

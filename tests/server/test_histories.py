@@ -33,7 +33,7 @@ from pokerroom.histories import (
 )
 from pokerroom.sim import play_random_hand, random_action
 from pokerroom.table.record import record_hand
-from tests.core.holdem_helpers import stacked_deck
+from tests.core.helpers import stacked_deck
 
 NAMES = ("Ann", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gil", "Hal", "Ivy")  # no card text inside
 NOON = datetime.datetime(2026, 11, 29, 17, 0, tzinfo=datetime.UTC).timestamp()

@@ -29,8 +29,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from pokerroom.fairness import verify
-from tests.server.client import Client, Message, is_event, limit_policy, random_policy
-from tests.server.conftest import Server, run
+from tests import rooms
+from tests.policies import limit_policy, random_policy
+from tests.server.helpers import Client, Message, Server, is_event, run
 
 # a card as the server writes it ('As', 'Td'): not part of a longer word or hex digest
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
@@ -484,22 +485,9 @@ def test_no_hidden_card_reaches_anyone_before_d6_allows(server: Server) -> None:
     assert result["totals"] == 10_000 * PLAYERS * len(TABLES)
 
 
-ALL_IN_STUD = """
-[room]
-pause = 0.05
-
-[[table]]
-name = "Short"
-game = "Stud"
-small_bet = 10
-big_bet = 20
-ante = 1
-bring_in = 3
-seats = 2
-min_buy_in = 5
-max_buy_in = 1000
-action_time = 10
-"""
+ALL_IN_STUD = rooms.room(
+    rooms.table("Short", **rooms.STUD, seats=2, min_buy_in=5, max_buy_in=1000, action_time=10), pause=0.05
+)
 
 
 def test_a_player_who_leaves_all_in_sees_his_own_last_cards(tmp_path: Path) -> None:

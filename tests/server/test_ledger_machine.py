@@ -18,9 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from pokerroom.store import Store
 from pokerroom.store.audit import audit as room_audit
-from tests.server.client import Client
-from tests.server.conftest import Server
-from tests.server.test_store import audit
+from tests.server.helpers import Client, Server, audit
 
 NAMES = ("Anneke", "Bertil")
 GRANT = 10_000

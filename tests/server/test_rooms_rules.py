@@ -8,16 +8,9 @@ import pytest
 
 from pokerroom.config import DEFAULT, ConfigError, parse_room
 from pokerroom.table import TableConfig
+from tests.rooms import FL24, room, table
 
-TABLE = """
-[[table]]
-name = "T"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-min_buy_in = 40
-max_buy_in = 200
-"""
+TABLE = room(table("T", min_buy_in=40, max_buy_in=200))
 
 
 def test_D7_D13_the_room_defaults_two_protections_a_day_and_an_hour_against_ratholing() -> None:
@@ -86,6 +79,6 @@ def test_D10_D11_bad_table_settings_are_refused_naming_the_table(line: str) -> N
 
 
 def test_D10_straddles_on_a_fixed_limit_table_are_refused() -> None:
-    fixed = '[[table]]\nname = "F"\ngame = "FLHE"\nsmall_bet = 2\nbig_bet = 4\nstraddles = true\n'
+    fixed = room(table("F", **FL24, straddles=True))
     with pytest.raises(ConfigError, match="table 'F'"):
         parse_room(fixed)

@@ -15,8 +15,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
-from tests.server.client import PASSWORD
-from tests.server.conftest import Room, serving
+from tests.server.helpers import PASSWORD, Room, serving
 
 SETTINGS = settings(
     max_examples=40, derandomize=True, deadline=None, database=None,

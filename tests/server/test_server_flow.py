@@ -7,69 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
 import pytest
 
 from pokerroom.fairness import verify
-from tests.server.client import (
-    PASSWORD,
-    Client,
-    Message,
-    is_event,
-    limit_policy,
-    passive_policy,
-    random_policy,
-)
-from tests.server.conftest import Server, run
-
-GRANT = 10_000
+from tests.policies import limit_policy, passive_policy, random_policy
+from tests.server.helpers import GRANT, PASSWORD, Client, Message, Players, Server, in_room, is_event, run
 
 
 def error_code(r: httpx.Response) -> tuple[int, str]:
     return r.status_code, r.json()["error"]["code"]
-
-
-class Room:
-    """The clients of one test, closed at its end whatever happens."""
-
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.clients: list[Client] = []
-
-    async def player(self, name: str) -> Client:
-        """A registered, connected player."""
-        c = Client(self.server.http, self.server.ws, name)
-        self.clients.append(c)
-        r = await c.register()
-        assert r.status_code == 200, r.text
-        assert r.json()["balance"] == GRANT
-        welcome = await c.connect()
-        assert welcome == {"type": "welcome", "protocol": 3, "player": name, "balance": GRANT}
-        return c
-
-    async def observer(self, *tables: str) -> Client:
-        """An anonymous connection watching ``tables``."""
-        c = Client(self.server.http, self.server.ws)
-        self.clients.append(c)
-        assert (await c.connect(anonymous=True))["player"] is None
-        for table in tables:
-            assert (await c.subscribe(table))["type"] == "ok"
-        return c
-
-
-def in_room(server: Server, scenario: Callable[[Room], Awaitable[None]]) -> None:
-    async def main() -> None:
-        room = Room(server)
-        try:
-            await scenario(room)
-        finally:
-            for c in room.clients:
-                await c.aclose()
-
-    run(main())
 
 
 # ---------------------------------------------------------------------- accounts
@@ -228,7 +177,7 @@ async def check_histories(table: str, c: Client, outsider: Client, watcher: Clie
     return total
 
 
-async def play_table(room: Room, table: str) -> None:
+async def play_table(room: Players, table: str) -> None:
     game = GAMES[table]
     low, high = game["limits"]
     watcher = await room.observer(table)
@@ -394,7 +343,7 @@ def test_bots_play_to_showdown_with_histories_and_no_chip_lost(server: Server, t
 
 
 def test_reconnect_mid_hand_replays_missed_events_or_a_snapshot(server: Server) -> None:
-    async def scenario(room: Room) -> None:
+    async def scenario(room: Players) -> None:
         watcher = await room.observer("NL")
         anna, boris = await room.player("anna"), await room.player("boris")
         assert (await anna.sit("NL", 1, 200))["type"] == "ok"
@@ -492,7 +441,7 @@ def test_reconnect_mid_hand_replays_missed_events_or_a_snapshot(server: Server) 
 
 
 def test_the_clock_acts_for_a_silent_player_then_sits_him_out(server: Server) -> None:
-    async def scenario(room: Room) -> None:
+    async def scenario(room: Players) -> None:
         watcher = await room.observer("NL")
         anna, boris, cyril = [await room.player(n) for n in ("anna", "boris", "cyril")]
         for seat, c in enumerate((anna, boris, cyril), start=1):
@@ -570,7 +519,7 @@ def test_previous_hand_record_events_are_the_hands_events_with_their_types(serve
     """The record's events are the hand's events as the observer saw them, the hands that
     reached the showdown face up (D6), and, like every event, each says what it is."""
 
-    async def scenario(room: Room) -> None:
+    async def scenario(room: Players) -> None:
         watcher = await room.observer("NL")
         anna, boris = await room.player("anna"), await room.player("boris")
         assert (await anna.sit("NL", 1, 100))["type"] == "ok"

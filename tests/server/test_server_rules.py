@@ -17,85 +17,35 @@ from urllib.parse import quote
 
 import httpx
 
-from tests.server.client import Client, Message, is_event
-from tests.server.conftest import Server, run
-from tests.server.test_server_flow import Room
+from tests.policies import Policy, aggressive, folder
+from tests.rooms import NO_BANK, SIX, room, table
+from tests.server.helpers import Client, Message, Players, Server, is_event, run
 
-ROOM = """
-[room]
-starting_balance = 10000
-daily_topup = 2000
-pause = 0.05
-max_protections = 2
-protection_hours = 24.0
-rathole_minutes = {rathole}
 
-[[table]]
-name = "One 1/2"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 1
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-max_timeouts = 9
-
-[[table]]
-name = "Two"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 1
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-max_timeouts = 9
-"""
+def room_config(rathole: float) -> str:
+    clock = {"action_time": 1, **NO_BANK, "max_timeouts": 9}
+    return room(
+        table("One 1/2", **SIX, **clock), table("Two", **SIX, **clock),
+        starting_balance=10000, daily_topup=2000, pause=0.05, max_protections=2, protection_hours=24.0,
+        rathole_minutes=rathole,
+    )
 ONE, TWO = "One 1/2", "Two"
-Policy = Callable[[Message], tuple[str, int | None]]
-
-
-def aggressive(legal: Message) -> tuple[str, int | None]:
-    """Raise the minimum whenever it may, else call or check; show at a showdown."""
-    if legal["show"]:
-        return "show", None
-    if legal["min_to"] is not None:
-        return ("raise" if legal["call"] else "bet"), legal["min_to"]
-    return ("check" if legal["check"] else "call"), None
-
-
-def folder(legal: Message) -> tuple[str, int | None]:
-    """Fold whenever it may, else check; muck at a showdown."""
-    if legal["muck"]:
-        return "muck", None
-    if legal["show"]:
-        return "show", None
-    return ("fold" if legal["fold"] else "check"), None
-
-
 def serve(tmp_path: Path, database: tuple[str, str | None], rathole: float = 60.0) -> Server:
     server = Server(tmp_path, database)
-    server.config.write_text(ROOM.format(rathole=rathole))
+    server.config.write_text(room_config(rathole))
     server.start()
     return server
 
 
 def with_server(
-    tmp_path: Path, database: tuple[str, str | None], body: Callable[[Server, Room], Awaitable[None]],
+    tmp_path: Path, database: tuple[str, str | None], body: Callable[[Server, Players], Awaitable[None]],
     rathole: float = 60.0,
 ) -> None:
     server = serve(tmp_path, database, rathole)
     try:
 
         async def main() -> None:
-            room = Room(server)
+            room = Players(server)
             try:
                 await body(server, room)
             finally:
@@ -193,7 +143,7 @@ def test_D7_two_protections_across_two_tables_then_his_timeouts_fold_also_after_
     all-in protection; her third folds, and so does her next after the server restarted
     (the uses are in the database, loaded into the room's one limit)."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         ann, bob, cid = await room.player("Ann"), await room.player("Bob"), await room.player("Cid")
         bots = Bots()
         try:
@@ -249,7 +199,7 @@ def test_D12_the_winner_nobody_called_shows_his_cards_an_observer_sees_them_and_
     the cards; the previous-hand record, the JSON history, the .phh (``sm``) and the .txt
     (``shows``) carry them; showing again is refused."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         win, los = await room.player("Win"), await room.player("Los")
         watcher = await room.observer(ONE)
         bots = Bots()
@@ -337,7 +287,7 @@ def test_D13_ratholing_is_refused_across_a_restart_and_the_buy_in_endpoint_says_
     for at least 150 (error ``rathole`` below it) and, with the stack, he may sit down;
     Two asks the table's minimum (he did not leave it: the restart returned his chips)."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         rat = await room.player("Rat")
         assert await buy_in(rat, ONE) == {"min": 40, "max": 200, "rathole": None}
         assert (await rat.sit(ONE, 1, 150))["type"] == "ok"
@@ -381,7 +331,7 @@ def test_D13_the_higher_minimum_ends_with_the_rathole_window(
     """With ``rathole_minutes = 0.05`` (3 s): the minimum is the stack he left with until
     then, the table's own after; leaving with no more than the minimum changes nothing."""
 
-    async def body(server: Server, room: Room) -> None:
+    async def body(server: Server, room: Players) -> None:
         rat = await room.player("Rat")
         assert (await rat.sit(ONE, 1, 120))["type"] == "ok"
         await rat.leave(ONE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 
 
 def test_server_starts_and_lists_tables(server: Server) -> None:

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from pokerroom.store import Store, StoreError
 from pokerroom.store.schema import accounts, hand_players, hands, ledger, seats
-from tests.server.test_store import audit
+from tests.server.helpers import audit
 
 
 async def _script(store: Store) -> list[Any]:

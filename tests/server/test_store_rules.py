@@ -16,7 +16,7 @@ from sqlalchemy import Connection, inspect, select
 
 from pokerroom.store import MIGRATIONS, Departure, Store
 from pokerroom.store.schema import departures, ledger, protection_uses, reveals
-from tests.server.test_store import Database, audit, rows, with_store
+from tests.server.helpers import Database, audit, rows, with_store
 
 
 def test_D7_protection_uses_are_kept_and_read_back_by_name_in_order(database: Database) -> None:

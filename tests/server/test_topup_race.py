@@ -13,8 +13,7 @@ from sqlalchemy import update
 from pokerroom.gateway.auth import Accounts, AuthError
 from pokerroom.store import Store
 from pokerroom.store.schema import accounts as accounts_table
-from tests.server.conftest import Server
-from tests.server.test_store import Database, audit, with_store
+from tests.server.helpers import Database, Server, audit, with_store
 
 
 def test_eight_concurrent_top_ups_of_a_broke_account_grant_once(database: Database) -> None:

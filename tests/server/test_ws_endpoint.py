@@ -17,8 +17,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pokerroom.gateway import ws
-from tests.server.conftest import Server
-from tests.test_websocket import KEY, MASK, Echo, Raw, expected_accept, handshake, raw, raw_frame, unframe
+from tests.helpers import KEY, MASK, Echo, Raw, expected_accept, handshake, raw, raw_frame, unframe
+from tests.server.helpers import Server
 
 WAIT = 10.0
 

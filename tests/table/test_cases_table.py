@@ -8,8 +8,8 @@ import pytest
 from pokerroom.core.events import Acted, Mucked, audience, for_viewer
 from pokerroom.table import ENTERING, IDLE, SITTING_OUT, Positions
 from pokerroom.table.events import BlindMissed, HandFinished, Left, SatIn, SatOut
-from tests.core.holdem_helpers import stacked_deck
-from tests.table.table_helpers import fold_round, play, posts, start, started, table_with
+from tests.core.helpers import stacked_deck
+from tests.table.helpers import fold_round, play, posts, start, started, table_with
 
 SIX = {1: 200, 2: 200, 3: 200, 4: 200, 5: 200, 6: 200}
 

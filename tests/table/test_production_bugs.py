@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pokerroom.table import ACTIVE, SITTING_OUT
-from tests.table.table_helpers import fold_round, posts, start, started, table_with
+from tests.table.helpers import fold_round, posts, start, started, table_with
 
 
 @pytest.mark.parametrize("rule", ["seeds", "standard"])

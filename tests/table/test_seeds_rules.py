@@ -12,7 +12,7 @@ from pokerroom.core.structures import Game
 from pokerroom.table import ALL_IN_PROTECTION, CHECK_FOLD, ProtectionLimit, Table, TableConfig, TableError
 from pokerroom.table.events import CardsRevealed, TimedOut
 from pokerroom.table.view import table_view
-from tests.table.table_helpers import fold_round, play, posts, start, table_with
+from tests.table.helpers import fold_round, play, posts, start, table_with
 
 DAY = 86_400.0
 

@@ -34,7 +34,7 @@ from pokerroom.core.events import Posted
 from pokerroom.core.structures import Game
 from pokerroom.table import SITTING_OUT, Table, TableConfig
 from pokerroom.table.events import BlindMissed, HandStarted, SatIn
-from tests.table.table_helpers import fold_round, play, start, started, table_with
+from tests.table.helpers import fold_round, play, start, started, table_with
 
 Post = tuple[int, str, int]  # (seat, kind, amount)
 

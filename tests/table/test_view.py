@@ -6,8 +6,8 @@ from pokerroom.core.cards import Card
 from pokerroom.core.structures import Game
 from pokerroom.table import Stage, Table, TableConfig
 from pokerroom.table.view import table_view
-from tests.core.holdem_helpers import stacked_deck
-from tests.table.table_helpers import fold_round, play, start, table_with
+from tests.core.helpers import stacked_deck
+from tests.table.helpers import fold_round, play, start, table_with
 
 
 def test_hole_cards_reach_their_owner_only_R2():

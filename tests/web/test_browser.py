@@ -15,8 +15,8 @@ from playwright.sync_api import Browser, expect
 from pokerroom.core.evaluator import best_five, describe, evaluate
 from pokerroom.table.record import hand_value
 from pokerroom.wire import jsonable
-from tests.server.conftest import Server
-from tests.web.conftest import Player, play_hand
+from tests.server.helpers import Server
+from tests.web.helpers import Player, play_hand
 
 RUSSIAN_HANDS = re.compile(
     r"^(Старшая карта|Пара|Две пары|Тройка|Стрит|Флеш|Фулл-хаус|Каре|Стрит-флеш|Роял-флеш)"

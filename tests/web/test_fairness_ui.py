@@ -12,9 +12,9 @@ from pathlib import Path
 from playwright.sync_api import Browser, Route, expect
 
 from pokerroom.fairness import commit, root
-from tests.server.conftest import Server
+from tests.server.helpers import Server
 from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stored
-from tests.web.conftest import Player, play_hand
+from tests.web.helpers import Player, play_hand
 
 CHECK = """([history, announced]) => import('/js/fair.js').then(m => m.verifyHand(history, announced))"""
 # Room.dealtAsPromised on a table that sent a seed for hand 7 naming ``commitment``: what it

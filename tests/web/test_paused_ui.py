@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from pokerroom.store import faults
-from tests.server.conftest import Server, serving
-from tests.web.conftest import CHROMIUM, Player
+from tests.server.helpers import Server, serving
+from tests.web.helpers import CHROMIUM, Player
 
 PAUSED = {"en": "The table is paused", "ru": "Стол на паузе"}
 RESUMED = {"en": "The table goes on", "ru": "Игра продолжается"}

@@ -16,26 +16,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.conftest import Server
-from tests.web.conftest import CHROMIUM, Player, play_hand
+from tests.rooms import NO_BANK, SIX, room, table
+from tests.server.helpers import Server, serving
+from tests.web.helpers import CHROMIUM, Player, play_hand
 
 # the test room's tables and one that allows straddles, with a short clock so a player
 # who does not act is all-in protected within seconds
-STRADDLE_TABLE = """
-[[table]]
-name = "Straddle"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-straddles = true
-action_time = 6
-time_bank = 0
-time_bank_max = 0
-time_bank_refill = 0
-"""
+STRADDLE_TABLE = room(table("Straddle", **SIX, straddles=True, action_time=6, **NO_BANK))
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +34,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
     text = server.config.read_text().replace("pause = 0.05", "pause = 2.0")
     server.config.write_text(text + STRADDLE_TABLE)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 STRADDLE_BOX = "input[data-option=straddle]"

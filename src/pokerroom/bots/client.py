@@ -3,16 +3,14 @@ browser (docs/protocol.md), no back door. A bot registers (or logs in), watches 
 takes a free seat, answers ``your_turn`` with its strategy after a think time, buys in
 again when it busts, and stops after a number of hands or when told to.
 
-Thousands fit in one process: a bot is one connection (pokerroom.websocket's client
-protocol) whose messages are handled as they arrive; no thread, and no task while it
-plays.
+Thousands fit in one process: a bot is one connection (pokerroom.client) whose messages
+are handled as they arrive, already parsed into the protocol's models; no thread, and no
+task while it plays.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -20,8 +18,25 @@ from typing import Any
 
 import httpx
 
-from pokerroom import websocket as w
+from pokerroom import client
+from pokerroom import outbound as o
 from pokerroom.bots.strategies import Strategy, Turn, strategy
+from pokerroom.protocol import (
+    Act,
+    ClientMessage,
+    Error,
+    EventsMessage,
+    Leave,
+    Post,
+    ServerMessage,
+    Sit,
+    SitIn,
+    Snapshot,
+    Subscribe,
+    TableResumed,
+    TopUp,
+    YourTurn,
+)
 
 PACE = 0.06  # seconds between two messages of one bot
 
@@ -43,21 +58,6 @@ class Tally:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-class BotSocket(w.ClientProtocol):
-    """A bot's connection: each text message goes to the bot at once, as JSON."""
-
-    def __init__(self, bot: Bot) -> None:
-        # no keepalive pings of its own: the server pings every connection (a bot answers)
-        super().__init__(max_size=2**22, ping_interval=None, ping_timeout=None)
-        self.bot = bot
-
-    def on_text(self, text: str) -> None:
-        self.bot.on_message(json.loads(text))
-
-    def on_close(self) -> None:
-        self.bot.finish()
-
-
 class Bot:
     """One bot: no task of its own while it plays. Each message the server sends is
     handled as it arrives (``on_message``); what the bot says goes out through ``send``,
@@ -77,7 +77,7 @@ class Bot:
         rng: random.Random | None = None,
     ) -> None:
         self.http = url.rstrip("/")
-        self.ws = self.http.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
+        self.ws = client.ws_url(self.http)
         self.name = name
         self.table = table
         self.play = play
@@ -90,27 +90,19 @@ class Bot:
         self.seat: int | None = None
         self.played = 0
         self.info: dict[str, Any] = {}
-        self.socket: BotSocket | None = None
+        self.socket: client.Connection | None = None
         self._next_send = 0.0
         self._finished: asyncio.Future[None] | None = None  # played its hands, or disconnected
 
     # ------------------------------------------------------------ the session
 
-    async def login(self, client: httpx.AsyncClient) -> str:
-        body = {"name": self.name, "password": self.password}
-        r = await client.post(f"{self.http}/api/register", json=body)
-        if r.status_code == 409:
-            r = await client.post(f"{self.http}/api/login", json=body)
-        r.raise_for_status()
-        return str(r.json()["token"])
-
     async def prepare(self) -> None:
-        """Log in (unless it has a token) and read its table (unless known)."""
-        async with httpx.AsyncClient(timeout=120) as client:
+        """Register or log in (unless it has a token) and read its table (unless known)."""
+        async with httpx.AsyncClient(timeout=120) as http:
             if not self.token:
-                self.token = await self.login(client)
+                self.token = await client.session(http, self.http, self.name, self.password)
             if not self.info:
-                tables = (await client.get(f"{self.http}/api/tables")).json()["tables"]
+                tables = (await http.get(f"{self.http}/api/tables")).json()["tables"]
                 self.info = next(t for t in tables if t["name"] == self.table)
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
@@ -120,11 +112,12 @@ class Bot:
             await self.prepare()
         loop = asyncio.get_running_loop()
         self._finished = loop.create_future()
-        socket = BotSocket(self)
-        await w.connect(self.ws, socket, {"Authorization": f"Bearer {self.token}"}, timeout=120)
+        socket = await client.connect(
+            self.ws, self.on_message, token=self.token, on_close=self.finish, timeout=120
+        )
         self.socket = socket
         self.on_connected()
-        self.send({"type": "subscribe", "table": self.table})
+        self.send(Subscribe(type="subscribe", table=self.table))
         waiter: asyncio.Future[Any] | None = asyncio.ensure_future(stop.wait()) if stop else None
         try:
             waiting: list[asyncio.Future[Any]] = [self._finished, *([waiter] if waiter else [])]
@@ -132,15 +125,9 @@ class Bot:
         finally:
             if waiter is not None:
                 waiter.cancel()
-            try:
-                if socket.state is w.OPEN:
-                    self._write({"type": "leave", "table": self.table})
-                    socket.close()
-                    with contextlib.suppress(asyncio.TimeoutError):
-                        await asyncio.wait_for(socket.wait_closed(), 2.0)
-            finally:
-                if socket.state is not w.CLOSED:
-                    socket._abort()
+            if socket.open:
+                self._write(Leave(type="leave", table=self.table))
+            await socket.aclose(2.0)
 
     def on_connected(self) -> None:
         """The connection is open (for subclasses)."""
@@ -152,7 +139,7 @@ class Bot:
 
     # ------------------------------------------------------------ sending
 
-    def send(self, message: dict[str, Any], delay: float = 0.0) -> None:
+    def send(self, message: ClientMessage, delay: float = 0.0) -> None:
         """Send after ``delay`` seconds, and at most one message every ``PACE`` seconds
         (the room limits a connection to 20 a second on average)."""
         loop = asyncio.get_running_loop()
@@ -164,52 +151,48 @@ class Bot:
         else:
             loop.call_at(at, self._write, message)
 
-    def _write(self, message: dict[str, Any]) -> None:
+    def _write(self, message: ClientMessage) -> None:
         if self.socket is not None:
             self.sending(message)
-            self.socket.send_text(json.dumps(message))
+            self.socket.send(message)
 
-    def sending(self, message: dict[str, Any]) -> None:
+    def sending(self, message: ClientMessage) -> None:
         """A message is going out now (for subclasses)."""
 
     # ------------------------------------------------------------ receiving
 
-    def on_message(self, m: dict[str, Any]) -> None:
-        kind = m.get("type")
-        if kind == "events":
-            for item in m["events"]:
-                self.on_event(item["event"], item["version"])
-        elif kind == "your_turn" and m.get("table") == self.table:
+    def on_message(self, m: ServerMessage, text: str = "") -> None:
+        if isinstance(m, EventsMessage):
+            for item in m.events:
+                self.on_event(item.event, item.version)
+        elif isinstance(m, YourTurn) and m.table == self.table:
             action, amount = self.play.decide(Turn.from_message(m))
-            command: dict[str, Any] = {"type": "act", "table": self.table, "action": action}
-            if amount is not None:
-                command["amount"] = amount
+            command = Act(type="act", table=self.table, action=action, amount=amount)
             self.send(command, self.think * (0.5 + self.rng.random()) if self.think else 0.0)
             self.tally.actions += 1
-        elif kind == "snapshot" and self.seat is None:
-            self.sit(m["view"])
-        elif kind == "table_resumed" and m.get("table") == self.table:
+        elif isinstance(m, Snapshot) and self.seat is None:
+            self.sit(m.view)
+        elif isinstance(m, TableResumed) and m.table == self.table:
             # a paused table refused what it was sent meanwhile (a seat taken, say): look again
             self.seat = None
-            self.send({"type": "subscribe", "table": self.table})
-        elif kind == "error":
-            code = m.get("code", "?")
-            self.tally.error(code)
-            if code in ("seat_taken", "already_seated") and self.seat is not None:
+            self.send(Subscribe(type="subscribe", table=self.table))
+        elif isinstance(m, Error):
+            self.tally.error(m.code)
+            if m.code in ("seat_taken", "already_seated") and self.seat is not None:
                 self.seat = None
-                self.send({"type": "subscribe", "table": self.table})
+                self.send(Subscribe(type="subscribe", table=self.table))
 
-    def sit(self, view: dict[str, Any]) -> None:
-        taken = {s["seat"] for s in view["seats"]}
-        me = next((s for s in view["seats"] if s["player"] == self.name), None)
+    def sit(self, view: o.TableView) -> None:
+        taken = {s.seat for s in view.seats}
+        me = next((s for s in view.seats if s.player == self.name), None)
         if me is not None:
-            self.seat = me["seat"]
+            self.seat = me.seat
             return
         seat = self.choose_seat(taken)
         if seat is None:
             return
         self.seat = seat
-        self.send({"type": "sit", "table": self.table, "seat": seat, "buy_in": self.buy_in()})
+        self.send(Sit(type="sit", table=self.table, seat=seat, buy_in=self.buy_in()))
         self.tally.seated += 1
 
     def choose_seat(self, taken: set[int]) -> int | None:
@@ -219,23 +202,22 @@ class Bot:
     def buy_in(self) -> int:
         return self.rng.randint(self.info["min_buy_in"], self.info["max_buy_in"])
 
-    def on_event(self, e: dict[str, Any], version: int) -> None:
-        kind = e.get("type")
-        if kind == "HandFinished":
-            self.tally.hands.setdefault(self.table, set()).add(e["number"])
-            if self.seat is not None and any(s == self.seat for s, _ in e["stacks"]):
+    def on_event(self, e: o.Event, version: int) -> None:
+        if isinstance(e, o.HandFinished):
+            self.tally.hands.setdefault(self.table, set()).add(e.number)
+            if self.seat is not None and any(s == self.seat for s, _ in e.stacks):
                 self.played += 1
                 if self.hands is not None and self.played >= self.hands:
                     self.finish()  # run() leaves the table
-        elif kind == "SatOut" and e.get("player") == self.name:
-            if e.get("reason") == "busted":  # buy in again
-                self._write({"type": "top_up", "table": self.table, "amount": self.info["min_buy_in"]})
+        elif isinstance(e, o.SatOut) and e.player == self.name:
+            if e.reason == "busted":  # buy in again
+                self._write(TopUp(type="top_up", table=self.table, amount=int(self.info["min_buy_in"])))
             else:
-                self.send({"type": "sit_in", "table": self.table})
-        elif kind == "Left" and e.get("player") == self.name:
+                self.send(SitIn(type="sit_in", table=self.table))
+        elif isinstance(e, o.Left) and e.player == self.name:
             self.seat = None
-        elif kind == "PostRequested" and e.get("player") == self.name:
-            self.send({"type": "post", "table": self.table, "accept": True})
+        elif isinstance(e, o.PostRequested) and e.player == self.name:
+            self.send(Post(type="post", table=self.table, accept=True))
 
 
 def crowd(

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pokerroom.core.cards import parse_cards
 from pokerroom.core.evaluator import evaluate_ints
+from pokerroom.protocol import YourTurn
 
-Decision = tuple[str, int | None]
+Action = Literal["fold", "check", "call", "bet", "raise", "bring_in", "complete", "show", "muck"]  # Act's
+Decision = tuple[Action, int | None]
 RANKS = "23456789TJQKA"
 
 
@@ -39,18 +41,18 @@ class Turn:
     opponents_up: tuple[tuple[str, ...], ...] = field(default=())
 
     @classmethod
-    def from_message(cls, m: dict[str, Any]) -> Turn:
+    def from_message(cls, m: YourTurn) -> Turn:
         return cls(
-            legal=m["legal"],
-            game=m.get("game", ""),
-            street=m.get("street", ""),
-            cards=tuple(c for c in m.get("cards", ()) if c),
-            up=tuple(m.get("up", ())),
-            board=tuple(m.get("board", ())),
-            pot=int(m.get("pot", 0)),
-            stack=int(m.get("stack", 0)),
-            players=int(m.get("players", 2)),
-            opponents_up=tuple(tuple(u) for u in m.get("opponents_up", ())),
+            legal=m.legal.model_dump(),
+            game=m.game,
+            street=m.street,
+            cards=tuple(c for c in m.cards if c),
+            up=tuple(m.up),
+            board=tuple(m.board),
+            pot=m.pot,
+            stack=m.stack,
+            players=m.players,
+            opponents_up=tuple(tuple(u) for u in m.opponents_up),
         )
 
 
@@ -104,7 +106,7 @@ class RandomBot(Strategy):
             low, high = legal["min_to"], legal["max_to"]
             fixed = turn.game in ("FT", "F7S")  # fixed limit: exactly one of the two amounts
             amount = rng.choice([low, high] if fixed else [low, high, rng.randint(low, high)])
-            verb = "complete" if legal.get("bring_in") else "bet" if legal.get("check") else "raise"
+            verb: Action = "complete" if legal.get("bring_in") else "bet" if legal.get("check") else "raise"
             choices.append((verb, amount))
         return rng.choice(choices)
 

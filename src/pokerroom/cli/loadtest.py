@@ -41,7 +41,7 @@ def _loadtest(args: argparse.Namespace) -> int:
     import signal
     from types import FrameType
 
-    from pokerroom.bots.loadtest import run
+    from pokerroom.loadtest import run
 
     stopped_by = [signal.SIGINT]
 

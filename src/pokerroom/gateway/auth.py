@@ -19,7 +19,6 @@ from urllib.parse import parse_qs
 from starlette.requests import cookie_parser
 
 from pokerroom.gateway.limits import RateLimit
-from pokerroom.passwords import _HASHER as _HASHER  # for bots/loadtest.py until it calls the store's API
 from pokerroom.passwords import hash_password, new_token, verify_password
 from pokerroom.passwords import token_hash as token_hash  # the gateway's name for it (ws.py)
 from pokerroom.store import SESSION_IDLE, Account, Store, StoreError

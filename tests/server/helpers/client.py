@@ -1,11 +1,11 @@
 """An async test client of the room server: HTTP (httpx) for accounts and histories, the
-WebSocket protocol (docs/protocol.md) for everything else.
+room's own protocol client (pokerroom.client) for the WebSocket (docs/protocol.md).
 
 Every raw message a connection receives is kept, in order, with the time it arrived
 (``received``), and parsed (``messages``); tests await the next message matching a
 predicate instead of sleeping. ``play`` is a simple bot: it answers ``your_turn`` with a
-random legal action and counts the hands that finish.
-"""
+policy (tests/policies.py) and counts the hands that finish. ``Players``: the clients of
+one test, closed at its end."""
 
 from __future__ import annotations
 
@@ -19,60 +19,16 @@ from typing import Any
 
 import httpx
 from pydantic import ValidationError
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
-from pokerroom.protocol import SERVER
+from pokerroom import client as room_client
+from pokerroom.protocol import Act, ClientMessage, Leave, PreviousHand, ServerMessage, Sit, Subscribe
+from tests.policies import Message, Policy, random_policy
+from tests.server.helpers.servers import Server, run
 
-Message = dict[str, Any]
 Predicate = Callable[[Message], bool]
-Policy = Callable[[Message, random.Random], tuple[str, int | None]]
 
 PASSWORD = "correct horse battery"
-
-
-def random_policy(legal: Message, rng: random.Random, fixed: bool = False) -> tuple[str, int | None]:
-    """A random legal action from a ``legal`` object: check or call most of the time,
-    fold a bet now and then, sometimes bet or raise (usually the minimum; ``fixed``: a
-    fixed-limit game, where only ``min_to`` and ``max_to`` are legal amounts); at a
-    showdown show or muck; in stud post the bring-in, complete, or fold."""
-    if legal["show"] or legal["muck"]:
-        return rng.choice(["show", "muck"] if legal["muck"] else ["show"]), None
-    low, high = legal["min_to"], legal["max_to"]
-    if legal["bring_in"]:
-        kinds = ["bring_in", "bring_in"]
-        if low is not None:
-            kinds.append("complete")
-        if legal["fold"]:
-            kinds.append("fold")
-        kind = rng.choice(kinds)
-        return kind, low if kind == "complete" else None
-    r = rng.random()
-    if legal["fold"] and r < 0.2:
-        return "fold", None
-    if low is not None and high is not None and r < 0.4:
-        if fixed:
-            amount = rng.choice([low, high])
-        elif rng.random() < 0.03:
-            amount = high  # all in, now and then
-        else:
-            amount = low if rng.random() < 0.7 else rng.randint(low, min(high, 3 * low))
-        return ("raise" if legal["call"] else "bet"), amount
-    return ("check" if legal["check"] else "call"), None
-
-
-def limit_policy(legal: Message, rng: random.Random) -> tuple[str, int | None]:
-    """``random_policy`` for a fixed-limit game (FL, Stud)."""
-    return random_policy(legal, rng, fixed=True)
-
-
-def passive_policy(legal: Message, rng: random.Random) -> tuple[str, int | None]:
-    """Never folds, never raises: checks, calls, posts the bring-in, shows."""
-    if legal["show"]:
-        return "show", None
-    if legal["bring_in"]:
-        return "bring_in", None
-    return ("check" if legal["check"] else "call"), None
+GRANT = 10_000  # the test room's starting balance
 
 
 def is_event(table: str, *kinds: str, version: int | None = None, **fields: Any) -> Predicate:
@@ -120,9 +76,8 @@ class Client:
         self.errors: list[Message] = []  # every ``error`` received
         self.invalid: list[str] = []  # received texts that are not protocol messages
         self.hands_played = 0
-        self._ws: ClientConnection | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._cond = asyncio.Condition()
+        self._ws: room_client.Connection | None = None
+        self._changed = asyncio.Event()  # set at each message received, and at the close
         self._ids = 0
         self._closed = True
         self._tokens, self._at = 30.0, time.monotonic()  # client side rate limit
@@ -164,52 +119,48 @@ class Client:
         """Open the WebSocket (with the bearer token unless ``anonymous``); returns the
         ``welcome``."""
         assert self._closed, "already connected"
-        headers = {} if anonymous else self._auth()
         start = self.mark()
-        self._ws = await connect(self.ws_url, additional_headers=headers, max_size=2**22)
+        self._ws = await room_client.connect(
+            self.ws_url, self._received, token=None if anonymous else self.token,
+            on_invalid=self._invalid, on_close=self._gone,
+        )
         self._closed = False
-        self._reader = asyncio.create_task(self._read(self._ws))
         _, welcome = await self.wait_for(lambda m: m["type"] == "welcome", start=start)
         return welcome
 
-    async def _read(self, ws: ClientConnection) -> None:
-        try:
-            async for raw in ws:
-                text = raw if isinstance(raw, str) else raw.decode()
-                message = json.loads(text)
-                # the server builds some messages as text for speed: each must still be
-                # one of the protocol's messages
-                try:
-                    SERVER.validate_python(message)
-                except ValidationError as e:
-                    self.invalid.append(f"{text[:200]}: {e}")
-                async with self._cond:
-                    now = time.time()
-                    for one in split_events(message):
-                        # an ``events`` batch is recorded as its events, one ``event`` each
-                        # (with its text, for the scans of what was received)
-                        self.received.append((now, text if one is message else json.dumps(one)))
-                        self.messages.append(one)
-                        if one["type"] in ("event", "snapshot"):
-                            self.versions[one["table"]] = one["version"]
-                        elif one["type"] == "error":
-                            self.errors.append(one)
-                    self._cond.notify_all()
-        except ConnectionClosed:
-            pass
-        finally:
-            async with self._cond:
-                self._closed = True
-                self._cond.notify_all()
+    def _received(self, message: ServerMessage, text: str) -> None:
+        self._record(text)
+
+    def _invalid(self, text: str, error: ValidationError) -> None:
+        # the server builds some messages as text for speed: each must still be one of the
+        # protocol's messages
+        self.invalid.append(f"{text[:200]}: {error}")
+        with contextlib.suppress(ValueError):
+            self._record(text)
+
+    def _record(self, text: str) -> None:
+        message = json.loads(text)
+        now = time.time()
+        for one in split_events(message):
+            # an ``events`` batch is recorded as its events, one ``event`` each (with its
+            # text, for the scans of what was received)
+            self.received.append((now, text if one is message else json.dumps(one)))
+            self.messages.append(one)
+            if one["type"] in ("event", "snapshot"):
+                self.versions[one["table"]] = one["version"]
+            elif one["type"] == "error":
+                self.errors.append(one)
+        self._changed.set()
+
+    def _gone(self) -> None:
+        self._closed = True
+        self._changed.set()
 
     async def close(self) -> None:
         """Close the WebSocket (the messages received stay)."""
         if self._ws is not None:
-            await self._ws.close()
-        if self._reader is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
-        self._ws, self._reader = None, None
+            await self._ws.aclose(5.0)
+        self._ws = None
 
     async def aclose(self) -> None:
         await self.close()
@@ -230,14 +181,18 @@ class Client:
                 return
             await asyncio.sleep((1 - self._tokens) / 18.0)
 
-    async def send(self, message: Message) -> None:
+    async def send(self, message: Message | ClientMessage) -> None:
+        """A command: a protocol model, or a dict sent as it is (right or wrong on purpose)."""
         assert self._ws is not None, "not connected"
         await self._throttle()
-        await self._ws.send(json.dumps(message))
+        if isinstance(message, dict):
+            self._ws.send_raw(json.dumps(message))
+        else:
+            self._ws.send(message)
 
     async def send_raw(self, text: str) -> None:
         assert self._ws is not None, "not connected"
-        await self._ws.send(text)
+        self._ws.send_raw(text)
 
     def mark(self) -> int:
         """The index the next message will get (for ``wait_for(start=...)``)."""
@@ -250,7 +205,7 @@ class Client:
         up to ``timeout`` seconds), and its index."""
         i = start
         try:
-            async with asyncio.timeout(timeout), self._cond:
+            async with asyncio.timeout(timeout):
                 while True:
                     while i < len(self.messages):
                         if predicate(self.messages[i]):
@@ -259,23 +214,27 @@ class Client:
                     assert not self.invalid, f"{self.name}: not protocol messages: {self.invalid[:3]}"
                     if self._closed:
                         raise AssertionError(f"{self.name}: connection closed while waiting")
-                    await self._cond.wait()
+                    self._changed.clear()
+                    await self._changed.wait()
         except TimeoutError:
             tail = [m for _, m in self.received[-5:]]
             raise AssertionError(f"{self.name}: no matching message in {timeout} s; last: {tail}") from None
 
-    async def command(self, message: Message, timeout: float = 10.0) -> tuple[int, Message]:
+    async def command(self, message: Message | ClientMessage, timeout: float = 10.0) -> tuple[int, Message]:
         """Send a command with a fresh ``id``; return the ``ok`` or ``error`` answering it
         and its index in ``messages``."""
         self._ids += 1
         ident = f"{self.name or 'observer'}-{self._ids}"
         start = self.mark()
-        await self.send({**message, "id": ident})
+        if isinstance(message, dict):
+            await self.send({**message, "id": ident})
+        else:
+            await self.send(message.model_copy(update={"id": ident}))
         return await self.wait_for(
             lambda m: m["type"] in ("ok", "error") and m.get("id") == ident, timeout, start
         )
 
-    async def request(self, message: Message, timeout: float = 10.0) -> Message:
+    async def request(self, message: Message | ClientMessage, timeout: float = 10.0) -> Message:
         """``command``, the answer only."""
         return (await self.command(message, timeout))[1]
 
@@ -305,27 +264,21 @@ class Client:
     # ------------------------------------------------------------------ commands
 
     async def subscribe(self, table: str, since: int | None = None) -> Message:
-        message: Message = {"type": "subscribe", "table": table}
-        if since is not None:
-            message["since"] = since
-        return await self.request(message)
+        return await self.request(Subscribe(type="subscribe", table=table, since=since))
 
     async def sit(self, table: str, seat: int, buy_in: int) -> Message:
-        answer = await self.request({"type": "sit", "table": table, "seat": seat, "buy_in": buy_in})
+        answer = await self.request(Sit(type="sit", table=table, seat=seat, buy_in=buy_in))
         if answer["type"] == "ok":
             self.seats[table] = seat
         return answer
 
     async def act(self, table: str, action: str, amount: int | None = None) -> Message:
-        message: Message = {"type": "act", "table": table, "action": action}
-        if amount is not None:
-            message["amount"] = amount
-        return await self.request(message)
+        return await self.request(Act(type="act", table=table, action=action, amount=amount))  # type: ignore[arg-type]
 
     async def previous_hand(self, table: str) -> Message | None:
         """The previous-hand record of ``table`` (None before the first hand)."""
         start = self.mark()
-        await self.send({"type": "previous_hand", "table": table})
+        await self.send(PreviousHand(type="previous_hand", table=table))
         _, answer = await self.wait_for(
             lambda m: m["type"] == "previous_hand" and m["table"] == table, start=start
         )
@@ -335,7 +288,7 @@ class Client:
         """Leave and wait for the ``Left`` event; returns it (its ``stack`` goes back to the
         balance)."""
         start = self.mark()
-        answer = await self.request({"type": "leave", "table": table})
+        answer = await self.request(Leave(type="leave", table=table))
         assert answer["type"] == "ok", answer
         _, left = await self.wait_for(is_event(table, "Left", player=self.name), 30.0, start)
         return left["event"]  # type: ignore[no-any-return]
@@ -395,3 +348,43 @@ class Client:
                 await self.send({"type": "top_up", "table": table, "amount": rebuy})
         self.hands_played += dealt
         return dealt
+
+
+class Players:
+    """The clients of one test, closed at its end whatever happens."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.clients: list[Client] = []
+
+    async def player(self, name: str) -> Client:
+        """A registered, connected player."""
+        c = Client(self.server.http, self.server.ws, name)
+        self.clients.append(c)
+        r = await c.register()
+        assert r.status_code == 200, r.text
+        assert r.json()["balance"] == GRANT
+        welcome = await c.connect()
+        assert welcome == {"type": "welcome", "protocol": 3, "player": name, "balance": GRANT}
+        return c
+
+    async def observer(self, *tables: str) -> Client:
+        """An anonymous connection watching ``tables``."""
+        c = Client(self.server.http, self.server.ws)
+        self.clients.append(c)
+        assert (await c.connect(anonymous=True))["player"] is None
+        for name in tables:
+            assert (await c.subscribe(name))["type"] == "ok"
+        return c
+
+
+def in_room(server: Server, scenario: Callable[[Players], Awaitable[None]]) -> None:
+    async def main() -> None:
+        room = Players(server)
+        try:
+            await scenario(room)
+        finally:
+            for c in room.clients:
+                await c.aclose()
+
+    run(main())

@@ -1,0 +1,88 @@
+"""The server tests' shared helpers, imported by the tests instead of from one another:
+``client`` (the test client on pokerroom.client, the clients of one test), ``players``
+(the crash and bad-input tests' Player bot), ``servers`` (`pokerroom serve` in a
+subprocess, the test room), ``store`` (a Store per test, the ledger audit), ``attacks``
+(floods from raw sockets, and what the room's players felt meanwhile)."""
+
+from tests.server.helpers.attacks import (
+    BLOCKED,
+    FLOOD_BYTES,
+    FLOOD_SECONDS,
+    GROWTH,
+    STALL,
+    Flood,
+    Outcome,
+    flood,
+    memory,
+    stalled,
+    under_attack,
+    under_flood,
+)
+from tests.server.helpers.client import (
+    GRANT,
+    PASSWORD,
+    Client,
+    Message,
+    Players,
+    Predicate,
+    in_room,
+    is_event,
+    split_events,
+)
+from tests.server.helpers.players import (
+    Decision,
+    Player,
+    PlayerPolicy,
+    bearer,
+    me,
+    passive,
+    register,
+    until,
+    until_async,
+)
+from tests.server.helpers.servers import Room, Server, free_port, run, server_room, serving
+from tests.server.helpers.store import Database, audit, rows, seat_rows, with_store
+
+__all__ = [
+    "BLOCKED",
+    "FLOOD_BYTES",
+    "FLOOD_SECONDS",
+    "GRANT",
+    "GROWTH",
+    "PASSWORD",
+    "STALL",
+    "Client",
+    "Database",
+    "Decision",
+    "Flood",
+    "Message",
+    "Outcome",
+    "Player",
+    "PlayerPolicy",
+    "Players",
+    "Predicate",
+    "Room",
+    "Server",
+    "audit",
+    "bearer",
+    "flood",
+    "free_port",
+    "in_room",
+    "is_event",
+    "me",
+    "memory",
+    "passive",
+    "register",
+    "rows",
+    "run",
+    "seat_rows",
+    "server_room",
+    "serving",
+    "split_events",
+    "stalled",
+    "under_attack",
+    "under_flood",
+    "until",
+    "until_async",
+    "with_store",
+]

@@ -1,0 +1,132 @@
+"""A real room server for the server tests: `pokerroom serve` in a subprocess on a free
+loopback port, with the test room's config (tests/rooms.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
+
+
+def server_room(action_time: float = 2.0, **settings: Any) -> str:
+    """The server tests' room: tables NL (no-limit 1/2), FL (2/4) and Stud (10/20, ante 1,
+    bring-in 3), no time bank, ``action_time`` seconds to act; room ``settings`` added to
+    (or replacing) a starting balance of 10,000, a daily top-up of 2,000 and a 0.05 s pause."""
+    clock = {"action_time": action_time, **NO_BANK}
+    return room(
+        table("NL", **SIX, **clock),
+        table("FL", **FL24, **{**SIX, "max_buy_in": 400}, **clock),
+        table("Stud", **STUD, seats=8, min_buy_in=200, max_buy_in=1000, **clock),
+        **{"starting_balance": 10000, "daily_topup": 2000, "pause": 0.05, **settings},
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`pokerroom serve` as a child process; ``start`` waits for /healthz."""
+
+    def __init__(
+        self, tmp_path: Path, database: tuple[str, str | None], action_time: float = 2.0,
+        env: dict[str, str] | None = None, flags: tuple[str, ...] = (),
+    ) -> None:
+        self.database = database
+        self.flags = flags  # more `pokerroom serve` options
+        self.env = {**os.environ, **(env or {})}
+        self.port = free_port()
+        self.config = tmp_path / "room.toml"
+        self.config.write_text(server_room(action_time))
+        self.log = tmp_path / "server.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 30.0) -> None:
+        url, schema = self.database
+        command = [sys.executable, "-m", "pokerroom.cli", "serve", "--port", str(self.port), "--db", url,
+                   "--config", str(self.config), *self.flags]
+        if schema:
+            command += ["--schema", schema]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{self.http}/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"the server did not become ready: {self.log.read_text()[-3000:]}")
+
+    def stop(self, kill: bool = False) -> None:
+        """Stop the server: SIGTERM and wait, or SIGKILL (a crash)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def errors(self) -> str:
+        """Tracebacks the server logged (a test that sees one should fail)."""
+        text = self.log.read_text() if self.log.exists() else ""
+        return text if "Traceback" in text else ""
+
+
+class Room(Server):
+    """A test server with ``pokerroom serve`` flags of its own and a registration limit."""
+
+    def __init__(
+        self, tmp_path: Path, database: tuple[str, str | None], *flags: str, registrations: int = 1000
+    ) -> None:
+        super().__init__(tmp_path, database, flags=flags)
+        self.config.write_text(server_room(2.0, registrations_per_hour=registrations))
+
+    def rss(self) -> int:
+        """The server's resident memory in bytes (/proc)."""
+        assert self.process is not None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise AssertionError("no VmRSS")
+
+
+def serving(server: Server) -> Iterator[Server]:
+    """Start ``server``, hand it over, stop it; then it must have logged no traceback."""
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert not server.errors(), server.errors()
+
+
+def run(coro: object) -> object:
+    """Run a coroutine to completion in a fresh event loop (tests are plain functions)."""
+    return asyncio.run(coro)  # type: ignore[arg-type]

@@ -1,0 +1,150 @@
+"""The browser tests' helpers: ``Player`` wraps one browser context (one person): it
+registers through the page, takes a seat, reads the table from the DOM and acts by
+clicking. Every page's console errors and uncaught exceptions are collected; a test ends
+by asserting there were none. ``play_hand`` acts for whoever's turn it is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, ConsoleMessage, Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "correct horse battery"
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+class Player:
+    """One person at the room, in his own browser context."""
+
+    def __init__(self, browser: Browser, base: str, name: str, locale: str) -> None:
+        self.name = name
+        self.base = base
+        self.context = browser.new_context(viewport=VIEWPORT, locale=locale)
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(15_000)
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type not in ("error", "warning"):
+            return
+        text = message.text
+        if any(p.search(text) for p in self.allowed):
+            return
+        self.errors.append(f"console {message.type}: {text}")
+
+    def close(self) -> None:
+        self.context.close()
+
+    # ------------------------------------------------------------------ account
+
+    def register(self) -> None:
+        page = self.page
+        page.goto(self.base + "/")
+        page.click("#tab-register")
+        page.fill("#auth-name", self.name)
+        page.fill("#auth-password", PASSWORD)
+        page.click("#auth-submit")
+        page.wait_for_selector("#view-lobby:not([hidden]) #lobby-rows tr")
+        page.wait_for_selector(f"#who-name:text-is('{self.name}')")
+
+    # ------------------------------------------------------------------ the table
+
+    def sit(self, table: str, buy_in: int | None = None) -> None:
+        """Play from the lobby: the first free seat, the buy-in dialog, sit down."""
+        page = self.page
+        page.click(f"#lobby-rows tr[data-table='{table}'] button[data-action=play]")
+        page.wait_for_selector("#dlg-chips[open]")
+        if buy_in is not None:
+            page.fill("#chips-amount", str(buy_in))
+        page.click("#chips-ok")
+        self.table(table).locator(".seat.me .plate").wait_for()
+
+    def table(self, name: str) -> Any:
+        return self.page.locator(f".table-screen[data-table='{name}']")
+
+    def stage(self, name: str) -> dict[str, str]:
+        selector = f".table-screen[data-table='{name}'] .stage"
+        return self.page.eval_on_selector(selector, "e => ({...e.dataset})")
+
+    def verbs(self, name: str) -> list[str]:
+        """The actions the action bar offers now ([] when it is not his turn)."""
+        return self.page.eval_on_selector_all(
+            f".table-screen[data-table='{name}'] .turn-area:not([hidden]) button.act:not(:disabled)",
+            "els => els.map(e => e.dataset.verb)",
+        )
+
+    def click_verb(self, name: str, verb: str) -> None:
+        self.table(name).locator(f".turn-area button.act[data-verb='{verb}']").first.click()
+
+    def my_cards(self, name: str) -> list[str]:
+        selector = f".table-screen[data-table='{name}'] .seat.me .hole .card[data-card]"
+        return self.page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.card)")
+
+    def seat_cards(self, name: str, player: str) -> list[str | None]:
+        """The cards drawn at ``player``'s seat: a code, or None for a card face down."""
+        return self.page.evaluate(
+            """([table, player]) => {
+                const seat = [...document.querySelectorAll(`.table-screen[data-table="${table}"] .seat`)]
+                    .find(s => s.querySelector('.name')?.textContent === player);
+                return seat ? [...seat.querySelectorAll('.hole .card')].map(c => c.dataset.card ?? null) : [];
+            }""",
+            [name, player],
+        )
+
+    def every_card_shown(self) -> set[str]:
+        return set(self.page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+
+    def shoot(self, tmp_path: Path, filename: str, publish: bool = True) -> Path:
+        """A screenshot into the test's tmp dir (kept as a test artifact) and, with
+        POKERROOM_SCREENSHOTS=1, into docs/screenshots for the README."""
+        target = tmp_path / filename
+        self.page.screenshot(path=str(target))
+        if publish and os.environ.get("POKERROOM_SCREENSHOTS") == "1":
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(target, SCREENSHOTS / filename)
+        return target
+
+
+def play_hand(
+    players: list[Player],
+    table: str,
+    decide: Callable[[Player, str, list[str]], None],
+    timeout: float = 60.0,
+) -> None:
+    """Act for whoever's turn it is, with ``decide(player, street, verbs)``, until the
+    hand on ``table`` is over (its result is on the table)."""
+    start_hand = None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for p in players:
+            stage = p.stage(table)
+            if start_hand is None and stage.get("phase") == "playing":
+                start_hand = stage["hand"]
+            if start_hand is not None and stage.get("phase") == "showdown" and stage["hand"] == start_hand:
+                return
+            verbs = p.verbs(table)
+            if verbs and stage.get("phase") == "playing":
+                decide(p, stage.get("street", ""), verbs)
+                p.page.wait_for_timeout(150)
+        players[0].page.wait_for_timeout(100)
+    raise AssertionError(f"the hand at {table} did not finish in {timeout} s")
