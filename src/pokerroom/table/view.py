@@ -141,3 +141,63 @@ def table_view(table: Table, viewer: str | None = None, now: float | None = None
         straddles=table.config.straddles,
         missed_blinds=table.config.missed_blinds,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """What the player whose turn it is sees at that moment (``your_turn``): what he may
+    do and until when, with his cards, the board and the pot, so a bot needs no other
+    state."""
+
+    player: str
+    legal: Legal
+    deadline: float
+    game: str  # the PHH variant code: 'NT', 'PT', 'FT' or 'F7S'
+    street: str
+    cards: tuple[Card, ...]  # his, in deal order
+    up: tuple[bool, ...]  # stud: which of them are face up
+    board: tuple[Card, ...]
+    pot: int  # everything in the middle, current bets included
+    stack: int  # behind his bet
+    players: int  # still in the hand, him included
+    opponents_up: tuple[tuple[Card, ...], ...]  # stud: the others' up cards (hold'em: none)
+
+
+def turn_player(table: Table) -> str | None:
+    """The player whose turn it is, if his clock runs."""
+    if table.phase != PLAYING or table.actor is None or table.turn is None:
+        return None
+    seat = table.seats.get(table.actor)
+    return None if seat is None else seat.player
+
+
+def turn_view(table: Table) -> TurnView | None:
+    """The turn as its player sees it (``turn_player``), None when no clock runs."""
+    player = turn_player(table)
+    hand, plan, turn = table.hand, table.plan, table.turn
+    if player is None or hand is None or plan is None or turn is None:
+        return None
+    assert table.actor is not None
+    me = plan.seats.index(table.actor)
+    holes, face_up, folded = hand.holes, hand.face_up, hand.folded
+    live = [q for q in range(hand.n) if not folded[q]]
+    return TurnView(
+        player=player,
+        legal=hand.legal_actions(),
+        deadline=turn.deadline,
+        game=hand.game.code,
+        street=hand.street_name,
+        cards=tuple(holes[me]),
+        up=tuple(face_up[me]),
+        board=tuple(hand.board),
+        pot=hand.pot,
+        stack=hand.stacks[me],
+        players=len(live),
+        opponents_up=tuple(
+            tuple(c for c, shown in zip(holes[q], face_up[q], strict=False) if shown)
+            if True in face_up[q]
+            else ()
+            for q in live
+            if q != me
+        ),
+    )
