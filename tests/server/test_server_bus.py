@@ -135,10 +135,14 @@ def test_players_sit_and_the_actor_gets_the_turn_view(tmp_path: Path) -> None:
         # the one who goes gets nothing more; the other still does
         bus.disconnected(other)
         assert other not in runner.watchers
-        before = len(other.sent)
+        before, start = len(other.sent), len(actor.sent)
         answer = await ask(bus, actor, p.Act(type="act", table="NL", action="fold", id=1))
         assert answer == p.Ok(id=1)
-        assert len(other.sent) == before and actor.sent[-1] == {"type": "ok", "id": 1}
+        # the fold's events (the hand ends with it), then its answer (the next hand may follow)
+        got = actor.sent[start:]
+        assert got[0]["type"] == "events" and got[0]["events"][-1]["event"]["type"] == "HandFinished"
+        assert got[1] == {"type": "ok", "id": 1}
+        assert len(other.sent) == before
 
     in_room(tmp_path, scenario)
 

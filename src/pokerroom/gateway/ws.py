@@ -183,7 +183,7 @@ class RoomSocketBase(w.ServerProtocol):
         self.bus: Bus | None = None
         self.sessions: Sessions | None = None
         self.bucket = TokenBucket(rate=20.0, burst=40.0)
-        self._early: list[tuple[int, Any]] = []  # messages before the login lookup ended
+        self._early: list[tuple[int, str | bytes]] = []  # messages before the login lookup ended
         self._inbox: deque[p.ClientMessage] = deque()  # valid commands waiting for the one before
         self._busy = False  # a table command is out: the next waits for its answer
         self._pumping = False
@@ -306,7 +306,7 @@ class RoomSocketBase(w.ServerProtocol):
     def on_binary(self, data: bytes) -> None:
         self._received(w.BINARY, data)
 
-    def _received(self, opcode: int, payload: Any) -> None:
+    def _received(self, opcode: int, payload: str | bytes) -> None:
         if self.conn is not None:
             self._message(opcode, payload)
         elif len(self._early) < EARLY:
@@ -314,10 +314,10 @@ class RoomSocketBase(w.ServerProtocol):
         else:
             self.close(w.POLICY, "too many messages before the welcome")
 
-    def _message(self, opcode: int, raw: Any) -> None:
+    def _message(self, opcode: int, raw: str | bytes) -> None:
         conn = self.conn
         assert conn is not None
-        if opcode != w.TEXT:
+        if opcode != w.TEXT or type(raw) is not str:
             conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
             return
         # its size in bytes: its length when ASCII, the common case, else its UTF-8's
