@@ -70,10 +70,10 @@ def test_turn_view_is_what_the_actor_sees_R2():
     start(table, stacked_deck(3, ["AsAh", "KsKh", "QsQh"]), button=1, now=10.0)  # order S3, S5, S1
     turn = turn_view(table)
     assert turn is not None and turn_player(table) == turn.player == "S1"
-    assert [str(c) for c in turn.cards] == ["Qs", "Qh"] and turn.up == ()  # no up cards in hold'em
-    assert (turn.game, turn.street, turn.board) == ("NT", "preflop", ())
+    assert [str(c) for c in turn.cards] == ["Qs", "Qh"] and turn.up == []  # no up cards in hold'em
+    assert (turn.game, turn.street, turn.board) == ("NT", "preflop", [])
     assert (turn.pot, turn.stack, turn.players, turn.deadline) == (3, 100, 3, 56.0)
-    assert turn.opponents_up == ((), ())  # hold'em: nothing of theirs is face up
+    assert turn.opponents_up == [[], []]  # hold'em: nothing of theirs is face up
     assert turn.legal == table.hand.legal_actions() and (turn.legal.call, turn.legal.min_to) == (2, 4)
     play(table, "S1 raise 6")
     turn = turn_view(table)
@@ -88,6 +88,6 @@ def test_turn_view_shows_the_others_up_cards_in_stud_S5():
     assert turn is not None and turn.player == f"S{table.actor}"
     hand, plan = table.hand, table.plan
     me = plan.seats.index(table.actor)
-    assert turn.cards == tuple(hand.holes[me]) and turn.up == (False, False, True)
-    assert turn.opponents_up == tuple((hand.holes[q][2],) for q in range(3) if q != me)
+    assert turn.cards == list(hand.holes[me]) and turn.up == [False, False, True]
+    assert turn.opponents_up == [[hand.holes[q][2]] for q in range(3) if q != me]
     assert turn.players == 3 and turn.game == "F7S"

@@ -110,7 +110,7 @@ def turn_text(table: str, turn: TurnView) -> str:
     cards: list[str | None] = [str(c) for c in turn.cards]
     up = list(turn.up)
     board = [str(c) for c in turn.board]
-    opponents_up = [[str(c) for c in cards_up] for cards_up in turn.opponents_up]
+    opponents_up = [[str(c) for c in cards_up] if cards_up else [] for cards_up in turn.opponents_up]
     text = your_turn_text(table, turn.legal, turn.deadline, turn.game, turn.street, cards, up, board,
                           turn.pot, turn.stack, turn.players, opponents_up)
     if text is None:  # a value the text writer leaves to pydantic
