@@ -1,14 +1,14 @@
 """The room's own CPU per action, in-process: no network, no WebSocket layer.
 
-A real ``Room`` over a real ``Store`` (a temporary SQLite file, or ``--db`` a PostgreSQL
-URL), ``--tables`` no-limit 1/2 tables of 6 seats (pause 0, as ``pokerroom loadtest``
-configures them) and 6 in-process fake players per table. A fake player is a
+A real table ``Worker`` over a real ``Store`` (a temporary SQLite file, or ``--db`` a
+PostgreSQL URL), reached through the in-process ``Bus``; ``--tables`` no-limit 1/2
+tables of 6 seats (pause 0, as ``pokerroom loadtest`` configures them) and 6 in-process fake players per table. A fake player is a
 ``Connection`` whose ``send`` turns the message into its JSON text as the real transport
 does, then reads what it needs: on ``your_turn`` it picks a random legal action (the
 bots' ``random`` strategy) and sends its JSON text, with no think time: the text arrives
 in the next turn of the event loop, as a frame would, and goes through what the
 WebSocket handler (gateway/ws.py) does with a frame: ``p.CLIENT.validate_json``, then
-``room.submit``, one command at a time (the next waits for the table to have handled the
+``bus.submit``, one command at a time (the next waits for the table's answer to the
 last). It buys in again when it busts, sits in when sat out, and posts when asked.
 
 It prints actions/s, hands/s and CPU ms per action: ``time.process_time()`` (all the
@@ -45,12 +45,13 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from pokerroom.bots.strategies import Turn, strategy
 from pokerroom import protocol as p
-from pokerroom.worker.room import Room
+from pokerroom.bots.strategies import Turn, strategy
+from pokerroom.bus import OK, OK_TEXT, Answer, Bus
 from pokerroom.config import parse_room
-from pokerroom.worker.runner import Connection
+from pokerroom.gateway.connection import Connection
 from pokerroom.store import Store
+from pokerroom.worker.room import Worker
 
 SEATS = 6
 MIN_BUY_IN, MAX_BUY_IN = 40, 200
@@ -82,10 +83,10 @@ class Counters:
 class FakePlayer(Connection):
     """A seated player in this process: ``send`` is what the server's transport gets."""
 
-    def __init__(self, player: str, account_id: int, *, room: Room, table: str, seat: int,
+    def __init__(self, player: str, account_id: int, *, bus: Bus, table: str, seat: int,
                  counters: Counters, rng: random.Random) -> None:
         super().__init__(player, account_id)
-        self.room = room
+        self.bus = bus
         self.table_name = table
         self.seat = seat
         self.counters = counters
@@ -94,7 +95,7 @@ class FakePlayer(Connection):
         self.name_json = json.dumps(player)  # as his name appears in the events sent
         self.loop = asyncio.get_running_loop()
         self.inbox: deque[Any] = deque()  # commands received, waiting for the last one's table
-        self.busy: asyncio.Future[None] | None = None
+        self.busy = False
 
     def send(self, message: Any) -> None:
         text = message if type(message) is str else message.model_dump_json()
@@ -123,18 +124,21 @@ class FakePlayer(Connection):
     def _received(self, text: str) -> None:
         """As ws.py with a text frame: the schema check, then the room."""
         self.inbox.append(p.CLIENT.validate_json(text))
-        if self.busy is None:
+        if not self.busy:
             self._pump()
 
-    def _pump(self, _: object = None) -> None:
-        """As ws.py: hand the waiting commands to the room, one at a time."""
-        self.busy = None
-        while self.inbox:
-            done = self.room.submit(self, self.inbox.popleft())
-            if done is not None and not done.done():
-                self.busy = done
-                done.add_done_callback(self._pump)
-                return
+    def _pump(self) -> None:
+        """As ws.py: hand the waiting commands to their tables, one at a time."""
+        while self.inbox and not self.busy:
+            self.busy = True
+            self.bus.submit(self, self.inbox.popleft(), self._answer)  # type: ignore[arg-type]
+
+    def _answer(self, answer: Answer) -> None:
+        """As ws.py: the answer to the client, then the next command in the next turn."""
+        self.send(OK_TEXT if answer is OK else answer)
+        self.busy = False
+        if self.inbox:
+            self.loop.call_soon(self._pump)
 
     def _turn(self, m: dict[str, Any]) -> None:
         if m.get("table") != self.table_name:
@@ -163,7 +167,7 @@ def _note(text: str) -> None:
     print(f"room_cpu: {text}", file=sys.stderr, flush=True)
 
 
-def hands_dealt(room: Room) -> int:
+def hands_dealt(room: Worker) -> int:
     return sum(r.table.hand_number for r in room.runners.values())
 
 
@@ -174,8 +178,10 @@ async def bench(args: argparse.Namespace, database: str) -> dict[str, Any]:
     await store.migrate()
     names = [f"rc{i:06d}" for i in range(args.tables * SEATS)]
     ids = await store.create_accounts(names, "not-a-hash", STARTING_BALANCE)
-    room = Room(config, store)
+    bus = Bus()
+    room = Worker(config, store, lobby_changed=bus.lobby_changed)
     await room.start()
+    bus.serve(room.runners.values())
     _note(f"accounts and room ready in {time.perf_counter() - began:.1f} s")
     counters = Counters()
     rng = random.Random(args.seed)
@@ -184,7 +190,7 @@ async def bench(args: argparse.Namespace, database: str) -> dict[str, Any]:
         for t, runner in enumerate(room.runners.values()):
             for s in range(SEATS):
                 k = t * SEATS + s
-                players.append(FakePlayer(names[k], ids[k], room=room, table=runner.name, seat=s + 1,
+                players.append(FakePlayer(names[k], ids[k], bus=bus, table=runner.name, seat=s + 1,
                                           counters=counters, rng=random.Random(rng.random())))
 
         for conn in players:  # the buy-ins queue for the database

@@ -10,7 +10,7 @@ server's messages carry (views, lobby rows, records, events) is modelled in outb
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
@@ -158,6 +158,12 @@ class Seed(_Command):
     seed: Annotated[str, Field(pattern=r"^[0-9A-Za-z_-]{8,64}$")]
 
 
+# the commands a table handles (the bus routes them by ``table``: bus.py); the gateway
+# answers the others (ping, lobby) itself
+TableCommand: TypeAlias = (
+    Subscribe | Unsubscribe | Sit | Act | Options | SitOut | SitIn | Leave | TopUp | Post | ShowCards
+    | PreviousHand | Chat | Seed
+)
 ClientMessage = Annotated[
     Subscribe
     | Unsubscribe

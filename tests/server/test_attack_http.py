@@ -24,10 +24,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pokerroom.gateway.auth import token_hash
+from pokerroom.gateway.connection import TokenBucket
 from pokerroom.gateway.limits import AddressCount, Proxies, RateLimit, address_key
 from pokerroom.store import Store
 from pokerroom.store.schema import sessions
-from pokerroom.worker.room import TokenBucket
 from tests.server.helpers import PASSWORD, Client, Room, serving
 
 MiB = 1 << 20

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pokerroom.core.cards import Card
 from pokerroom.core.structures import Game
 from pokerroom.table import Stage, Table, TableConfig
-from pokerroom.table.view import table_view
+from pokerroom.table.view import table_view, turn_player, turn_view
 from tests.core.helpers import stacked_deck
 from tests.table.helpers import fold_round, play, start, table_with
 
@@ -96,3 +96,34 @@ def test_stud_game_as_data():
     stud = Game.stud(10, 20, ante=1, bring_in=3)
     assert game_info(stud) == GameInfo("stud", "fixed_limit", (10, 20), 0, 0, 10, 20, 1, 3)
     assert game_info(Game.pot_limit(5, 10)) == GameInfo("holdem", "pot_limit", (5, 10), 5, 10, 0, 0, 0, 0)
+
+
+def test_turn_view_is_what_the_actor_sees_R2():
+    """``your_turn`` built from the table (runner.py only sends it): the actor's own
+    cards, what he may do and until when, the pot and his stack."""
+    table = table_with({1: 100, 3: 100, 5: 100})
+    assert turn_player(table) is None and turn_view(table) is None  # no hand: no clock
+    start(table, stacked_deck(3, ["AsAh", "KsKh", "QsQh"]), button=1, now=10.0)  # order S3, S5, S1
+    turn = turn_view(table)
+    assert turn is not None and turn_player(table) == turn.player == "S1"
+    assert [str(c) for c in turn.cards] == ["Qs", "Qh"] and turn.up == []  # no up cards in hold'em
+    assert (turn.game, turn.street, turn.board) == ("NT", "preflop", [])
+    assert (turn.pot, turn.stack, turn.players, turn.deadline) == (3, 100, 3, 56.0)
+    assert turn.opponents_up == [[], []]  # hold'em: nothing of theirs is face up
+    assert turn.legal == table.hand.legal_actions() and (turn.legal.call, turn.legal.min_to) == (2, 4)
+    play(table, "S1 raise 6")
+    turn = turn_view(table)
+    assert turn is not None and turn.player == "S3"
+    assert [str(c) for c in turn.cards] == ["As", "Ah"] and (turn.pot, turn.stack) == (9, 99)
+
+
+def test_turn_view_shows_the_others_up_cards_in_stud_S5():
+    table = table_with({1: 500, 2: 500, 3: 500}, game=Game.stud(10, 20, ante=1, bring_in=3))
+    start(table, now=5.0)
+    turn = turn_view(table)
+    assert turn is not None and turn.player == f"S{table.actor}"
+    hand, plan = table.hand, table.plan
+    me = plan.seats.index(table.actor)
+    assert turn.cards == list(hand.holes[me]) and turn.up == [False, False, True]
+    assert turn.opponents_up == [[hand.holes[q][2]] for q in range(3) if q != me]
+    assert turn.players == 3 and turn.game == "F7S"

@@ -25,17 +25,18 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
+from pokerroom.bus import Bus
 from pokerroom.config import RoomConfig
 from pokerroom.gateway.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
 from pokerroom.gateway.gate import Gate
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
+from pokerroom.gateway.sessions import Sessions
 from pokerroom.gateway.ws import http_protocol, socket_class
 from pokerroom.histories import stored_text
 from pokerroom.store import Account, Store
-from pokerroom.table.config import buy_in_range
 from pokerroom.table.view import info_of
 from pokerroom.wire import jsonable
-from pokerroom.worker.room import Room
+from pokerroom.worker.room import Worker
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -76,7 +77,8 @@ def _body_spec(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
 
 class RoomApp:
     """The room's ASGI application (FastAPI: every HTTP route) and what /ws needs: the
-    WebSocket endpoint is not ASGI (gateway/ws.py) and reaches the room through ``state``."""
+    WebSocket endpoint is not ASGI (gateway/ws.py) and reaches the bus and the sessions
+    through ``state``."""
 
     def __init__(
         self, config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
@@ -115,24 +117,37 @@ def server_config(app: RoomApp, host: str, port: int) -> Any:
 
 
 def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any]) -> FastAPI:
+    table_configs = {t.name: t for t in config.tables}
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # one process (``pokerroom serve``): the tables' worker in it, reached over an
+        # in-process bus; the gateway's own part is the sessions
         store = Store(database, schema)
-        room = Room(config, store)
-        await room.start()
-        state["room"] = room
+        bus = Bus()
+        worker = Worker(config, store, lobby_changed=bus.lobby_changed)
+        sessions = Sessions(config, store)
+        await worker.start()
+        bus.serve(worker.runners.values())
+        bus.start()
+        await sessions.start()
+        state["bus"], state["sessions"] = bus, sessions
         state["ready"] = True
         try:
             yield
         finally:
             state["ready"] = False
-            await room.stop()
+            await worker.stop()
+            await bus.stop()
+            await sessions.stop()
             await store.close()
 
     app = FastAPI(title="pokerroom", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
 
-    def room() -> Room:
-        return state["room"]  # type: ignore[no-any-return]
+    def bus() -> Bus:
+        return state["bus"]  # type: ignore[no-any-return]
+
+    def sessions() -> Sessions:
+        return state["sessions"]  # type: ignore[no-any-return]
 
     @app.exception_handler(AuthError)
     async def _auth_error(request: Request, exc: AuthError) -> JSONResponse:
@@ -186,7 +201,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         raise AuthError("cross_site", "requests from pages of other sites are refused", 403)
 
     async def account_of(request: Request) -> Account:
-        account = await room().accounts.from_token(token_of(request))
+        account = await sessions().accounts.from_token(token_of(request))
         if account is None:
             raise AuthError("login_required", "log in first", 401)
         return account
@@ -206,14 +221,14 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     async def healthz() -> JSONResponse:
         if not state["ready"]:
             return _error("starting", "the room is starting", 503)
-        return JSONResponse({"ok": True, "tables": len(room().runners)})
+        return JSONResponse({"ok": True, "tables": bus().table_count})
 
     @app.post("/api/register", operation_id="register", openapi_extra=_body_spec(Credentials),
               responses=_links("the new account, its balance and a session", login=_AGAIN))
     async def register(request: Request) -> JSONResponse:
         data = await body(request)
         name, password = data.get("name"), data.get("password")
-        account, token = await room().accounts.register(name, password, client_of(request))
+        account, token = await sessions().accounts.register(name, password, client_of(request))
         return signed_in(request, account, token)
 
     @app.post("/api/login", operation_id="login", openapi_extra=_body_spec(Credentials),
@@ -221,7 +236,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     async def login(request: Request) -> JSONResponse:
         data = await body(request)
         name, password = data.get("name"), data.get("password")
-        account, token = await room().accounts.login(name, password, client_of(request))
+        account, token = await sessions().accounts.login(name, password, client_of(request))
         return signed_in(request, account, token)
 
     @app.post("/api/logout", operation_id="logout", openapi_extra=_body_spec(Empty, required=False))
@@ -232,7 +247,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         await body(request)
         token = token_of(request)
         if token:
-            await room().logout(token, everywhere=all not in (None, "", "0", "false"))
+            await sessions().logout(token, everywhere=all not in (None, "", "0", "false"))
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
@@ -240,7 +255,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     @app.get("/api/me", operation_id="me")
     async def me(request: Request) -> JSONResponse:
         account = await account_of(request)
-        at_tables = await room().store.chips_at_tables(account.id)
+        at_tables = await sessions().store.chips_at_tables(account.id)
         return JSONResponse({"name": account.name, "balance": account.balance, "at_tables": at_tables})
 
     @app.post("/api/topup", operation_id="topup", openapi_extra=_body_spec(Empty, required=False),
@@ -249,39 +264,35 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         account = await account_of(request)
         same_site(request)
         await body(request)
-        balance = await room().accounts.daily_topup(account)
+        balance = await sessions().accounts.daily_topup(account)
         return JSONResponse({"balance": balance})
 
     @app.get("/api/tables")
     async def tables() -> JSONResponse:
-        return JSONResponse({"tables": [row.model_dump(mode="json") for row in room().tables()]})
+        return JSONResponse({"tables": [row.model_dump(mode="json") for row in bus().lobby()]})
 
     @app.get("/api/tables/{name:path}/buy-in")
     async def buy_in(name: str, request: Request) -> JSONResponse:
         """The buy-in this player may sit down with now at table ``name``, and why the
         minimum is higher when it is (D13: he left within the rathole window with more)."""
         account = await account_of(request)
-        the_room = room()
-        runner = the_room.runners.get(name)
-        if runner is None:
+        allowed = await bus().buy_in(name, account.id, time.time())
+        if allowed is None:
             raise AuthError("not_found", f"no table named {name!r}", 404)
-        left = await the_room.rathole(name, account.id, time.time())
-        low, high = buy_in_range(runner.config, 0 if left is None else left.stack)
-        rathole = None
-        if left is not None and left.stack > runner.config.min_buy_in:
-            until = left.at + the_room.config.rathole_window
-            rathole = {"stack": left.stack, "left_at": left.at, "until": until}
-        return JSONResponse({"min": low, "max": high, "rathole": rathole})
+        left, rathole = allowed.rathole, None
+        if left is not None:
+            rathole = {"stack": left.stack, "left_at": left.at, "until": allowed.until}
+        return JSONResponse({"min": allowed.low, "max": allowed.high, "rathole": rathole})
 
     @app.get("/api/hands", operation_id="hands",
              responses=_links("your last hands, newest first", hand={"parameters": {"ref": _FIRST_HAND}}))
     async def my_hands(request: Request) -> JSONResponse:
         account = await account_of(request)
-        hands = await room().store.hands_of(account.id)
+        hands = await sessions().store.hands_of(account.id)
         for row in hands:  # the game as data (protocol 3), where the room still deals that table
-            runner = room().runners.get(row["table_name"])
+            table = table_configs.get(row["table_name"])
             try:
-                row["game_info"] = jsonable(info_of(runner.config, row["game"])) if runner else None
+                row["game_info"] = jsonable(info_of(table, row["game"])) if table else None
             except KeyError:  # a game the table no longer deals
                 row["game_info"] = None
         return JSONResponse({"hands": hands})
@@ -294,7 +305,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             raise AuthError("not_found", "no such hand", 404)
         if suffix not in ("", "json", "phh", "txt"):
             raise AuthError("not_found", "no such hand", 404)
-        data = await room().store.hand(int(stem))
+        data = await sessions().store.hand(int(stem))
         seat_of = {x["account_id"]: x["seat"] for x in data["players"]} if data else {}
         if data is None or data["status"] != "complete" or account.id not in seat_of:
             raise AuthError("not_found", "no such hand among yours", 404)

@@ -3,8 +3,9 @@ protocol straight from uvicorn's HTTP protocol, which hands an upgrade request o
 it: no ASGI, no task, no queue and no writer per connection.
 
 A connection's first message is ``welcome``. Each client message is checked (text, size,
-rate, schema) and handed to the room; the next one waits until the table has handled it,
-so a client's commands are handled in the order it sent them. What the room sends is
+rate, schema); a ping or a lobby request is answered here, a table command handed to its
+table through the bus (bus.py), and the next one waits for its answer, so a client's
+commands are handled in the order it sent them. What the room sends is
 written at once (the transport buffers it); a client that stops reading is closed with
 1008 once 4 MiB wait for it, so a slow reader never holds up a table.
 
@@ -28,10 +29,11 @@ from pydantic import ValidationError
 
 from pokerroom import protocol as p
 from pokerroom import websocket as w
+from pokerroom.bus import OK, OK_TEXT, Answer, Bus
 from pokerroom.gateway.auth import session_token, token_hash
+from pokerroom.gateway.connection import Connection, TokenBucket
 from pokerroom.gateway.limits import AddressCount, Limits
-from pokerroom.worker.room import Room, TokenBucket
-from pokerroom.worker.runner import Connection
+from pokerroom.gateway.sessions import Sessions
 
 log = logging.getLogger("pokerroom.server")
 PATH = "/ws"
@@ -40,7 +42,7 @@ EARLY = 40  # messages kept while the session is looked up (the rate limit's bur
 
 def socket_class(state: dict[str, Any]) -> type[w.ServerProtocol]:
     """The class uvicorn instantiates for each WebSocket upgrade (its ``ws`` setting), for
-    the room that ``state`` holds once it is ready."""
+    the bus and sessions that ``state`` holds once the room is ready."""
 
     class RoomSocket(RoomSocketBase):
         room_state = state
@@ -178,11 +180,13 @@ class RoomSocketBase(w.ServerProtocol):
         super().__init__(max_size=65536, max_buffer=4 << 20, ping_interval=20.0, ping_timeout=20.0)
         self.server_state = server_state
         self.conn: Connection | None = None
-        self.room: Room | None = None
+        self.bus: Bus | None = None
+        self.sessions: Sessions | None = None
         self.bucket = TokenBucket(rate=20.0, burst=40.0)
-        self._early: list[tuple[int, Any]] = []  # messages before the login lookup ended
-        self._inbox: deque[Any] = deque()  # valid commands waiting for the one before
-        self._busy: asyncio.Future[None] | None = None
+        self._early: list[tuple[int, str | bytes]] = []  # messages before the login lookup ended
+        self._inbox: deque[p.ClientMessage] = deque()  # valid commands waiting for the one before
+        self._busy = False  # a table command is out: the next waits for its answer
+        self._pumping = False
         self._login_task: asyncio.Future[None] | None = None
         self.address: str | None = None  # the client's, counted in the room's limits while set
         self.anonymous = False  # counted among the address's anonymous connections
@@ -210,10 +214,10 @@ class RoomSocketBase(w.ServerProtocol):
             if self.anonymous:
                 self.room_state["anonymous"].remove(self.address)
             self.address = None
-        if self.room is not None and self.token_hash is not None:
-            self.room.session_closed(self.token_hash, self)
-        if self.conn is not None and self.room is not None:
-            self.room.disconnected(self.conn)
+        if self.sessions is not None and self.token_hash is not None:
+            self.sessions.closed(self.token_hash, self)
+        if self.conn is not None and self.bus is not None:
+            self.bus.disconnected(self.conn)
 
     def end_session(self) -> None:
         """Its session ended (a logout): close it, so the token no longer acts here."""
@@ -243,7 +247,7 @@ class RoomSocketBase(w.ServerProtocol):
         if not self.room_state.get("ready"):
             self.close(w.TRY_LATER, "the room is starting")
             return
-        self.room = self.room_state["room"]
+        self.bus, self.sessions = self.room_state["bus"], self.room_state["sessions"]
         request = self.request
         assert request is not None
         headers = request.headers
@@ -261,10 +265,10 @@ class RoomSocketBase(w.ServerProtocol):
         return str(peer[0]) if isinstance(peer, tuple) and peer else None
 
     async def _login(self, token: str | None) -> None:
-        room = self.room
-        assert room is not None
+        sessions = self.sessions
+        assert sessions is not None
         try:
-            account = await room.accounts.from_token(token)
+            account = await sessions.accounts.from_token(token)
         except Exception:
             log.exception("a session lookup failed")
             self.close(w.INTERNAL, "the server could not look up the session")
@@ -279,7 +283,7 @@ class RoomSocketBase(w.ServerProtocol):
             self.anonymous = True
         elif token is not None:
             self.token_hash = token_hash(token)
-            room.session_opened(self.token_hash, account.id, self)
+            sessions.opened(self.token_hash, account.id, self)
         conn = Connection(account.name if account else None, account.id if account else None, self.send_text,
                           charge=self.bucket.charge)  # a replay costs its share of the message budget
         self.conn = conn
@@ -302,7 +306,7 @@ class RoomSocketBase(w.ServerProtocol):
     def on_binary(self, data: bytes) -> None:
         self._received(w.BINARY, data)
 
-    def _received(self, opcode: int, payload: Any) -> None:
+    def _received(self, opcode: int, payload: str | bytes) -> None:
         if self.conn is not None:
             self._message(opcode, payload)
         elif len(self._early) < EARLY:
@@ -310,10 +314,10 @@ class RoomSocketBase(w.ServerProtocol):
         else:
             self.close(w.POLICY, "too many messages before the welcome")
 
-    def _message(self, opcode: int, raw: Any) -> None:
+    def _message(self, opcode: int, raw: str | bytes) -> None:
         conn = self.conn
         assert conn is not None
-        if opcode != w.TEXT:
+        if opcode != w.TEXT or type(raw) is not str:
             conn.send(p.Error(code="bad_message", message="messages are JSON text frames"))
             return
         # its size in bytes: its length when ASCII, the common case, else its UTF-8's
@@ -329,26 +333,45 @@ class RoomSocketBase(w.ServerProtocol):
             conn.send(p.Error(code="bad_message", message=_explain(e), id=_id_of(raw)))
             return
         self._inbox.append(message)
-        if self._busy is None:
+        if not self._busy:
             self._pump()
 
-    def _pump(self, _: object = None) -> None:
-        """Hand the waiting commands to the room, one at a time: a table command holds the
-        next until its table has handled it. A command that waited while the work done for
-        the ones before it (a replay) used up the connection's budget is refused."""
-        self._busy = None
-        room, conn = self.room, self.conn
-        assert room is not None and conn is not None
-        while self._inbox:
-            message = self._inbox.popleft()
-            if self.bucket.owing():
-                conn.send(p.Error(code="rate_limited", message="too many messages: slow down", id=message.id))
-                continue
-            done = room.submit(conn, message)
-            if done is not None and not done.done():
-                self._busy = done
-                done.add_done_callback(self._pump)
-                return
+    def _pump(self) -> None:
+        """Answer the waiting commands, or hand them to their tables, one at a time: a
+        table command holds the next until its answer came. A command that waited while
+        the work done for the ones before it (a replay) used up the connection's budget is
+        refused."""
+        bus, conn = self.bus, self.conn
+        assert bus is not None and conn is not None
+        self._pumping = True
+        try:
+            while self._inbox and not self._busy:
+                message = self._inbox.popleft()
+                if self.bucket.owing():
+                    conn.send(p.Error(code="rate_limited", message="too many messages: slow down",
+                                      id=message.id))
+                    continue
+                match message:
+                    case p.Ping():
+                        conn.send(p.Pong(id=message.id))
+                    case p.Lobby():
+                        conn.send(bus.watch_lobby(conn))
+                    case _:
+                        self._busy = True
+                        bus.submit(conn, message, self._answer)
+        finally:
+            self._pumping = False
+
+    def _answer(self, answer: Answer) -> None:
+        """A table's answer to the command out: to the client, and the next command goes
+        (in the loop's next turn, once the table's task has yielded, unless it came at
+        once, while ``_pump`` still runs)."""
+        conn = self.conn
+        assert conn is not None
+        conn.send(OK_TEXT if answer is OK else answer)
+        self._busy = False
+        if not self._pumping and self._inbox:
+            asyncio.get_running_loop().call_soon(self._pump)
 
 
 def _explain(error: ValidationError) -> str:

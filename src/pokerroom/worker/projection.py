@@ -1,0 +1,125 @@
+"""Each viewer's projection of a table: its events numbered, logged and encoded once for
+everybody (with each private event's owner getting his own text: R2), the snapshot of the
+table as one viewer may see it, and the ``your_turn`` of the player to act.
+
+The runner (runner.py) decides what happened and commits it; this decides who sees what.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import cast
+
+from pokerroom import protocol as p
+from pokerroom.core.events import Event, audience, redact
+from pokerroom.table import Table
+from pokerroom.table.events import GameChanged, HandStarted, TurnStarted
+from pokerroom.table.view import TurnView, table_view, with_game_info
+from pokerroom.wire import event_item, events_text, jsonable, view_model, your_turn_text
+from pokerroom.worker.eventlog import NOBODY, Entry, EventLog
+from pokerroom.worker.events import ChatLine, Published
+
+_CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
+_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
+
+
+@dataclass(slots=True)
+class Batch:
+    """One ``events`` message per viewer for what one command or tick caused: the same
+    text for all but the owners of private events (hole cards), who each get theirs."""
+
+    everyone: str
+    own: dict[str, str]  # owner -> his text, where it differs
+    turn_started: bool  # a player's clock began: he gets his ``your_turn``
+    lobby_changed: bool  # seats or hands changed the table's lobby line
+
+
+class Stream:
+    """A table's numbered events (``version`` rises by one per event) and their log."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.version = 0
+        self.log = EventLog()
+        self._dealt_to: dict[int, str] = {}  # seat -> player, of the hand being played or the last
+
+    def add(self, events: Sequence[Published], table: Table) -> Batch:
+        """Number ``events`` (already applied to ``table``), log them and encode them."""
+        public: list[str] = []  # the items as everybody else sees them
+        own: dict[str, list[str]] = {}  # owner -> his items, where they differ
+        turn_started = lobby_changed = False
+        dealt = self._dealt_to  # seat -> the player dealt in there, in the hand of these events
+        log = self.log
+        for e in events:
+            self.version += 1
+            version = self.version
+            kind = type(e)
+            if kind is TurnStarted:
+                turn_started = True
+            elif kind is HandStarted or kind is GameChanged:
+                # the game as data for clients (protocol 3)
+                e = with_game_info(cast(HandStarted | GameChanged, e), table.config)
+                if kind is HandStarted and table.plan is not None:
+                    dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
+            elif kind.__name__ in _LOBBY_EVENTS:
+                lobby_changed = True
+            who = audience(cast(Event, e)) if kind.__module__ == _CORE_EVENTS else None
+            if who is None:
+                item = event_item(version, e)
+                log.add(Entry(version, item), chat=kind is ChatLine)
+                public.append(item)
+                for items in own.values():
+                    items.append(item)
+                continue
+            # the player dealt in at that seat: he may have left by the end of these events
+            # (a leaving player folds and goes when the hand ends) and still sees his cards
+            owner = dealt.get(who) or (table.seats[who].player if who in table.seats else None)
+            hidden, mine = event_item(version, redact(cast(Event, e))), event_item(version, e)
+            # a seat left empty: nobody may see the card
+            log.add(Entry(version, hidden, NOBODY if owner is None else owner, mine))
+            for player, items in own.items():
+                items.append(hidden if player != owner else mine)
+            if owner is not None and owner not in own:
+                own[owner] = [*public, mine]
+            public.append(hidden)
+        name = self.name
+        return Batch(
+            everyone=events_text(name, public),
+            own={player: events_text(name, items) for player, items in own.items()},
+            turn_started=turn_started,
+            lobby_changed=lobby_changed,
+        )
+
+    def since(self, since: int | None, viewer: str | None) -> list[str] | None:
+        """The items after version ``since`` as ``viewer`` may see them, or None when the
+        log no longer has them all (the viewer then gets a snapshot)."""
+        if since is None or since > self.version or not self.log.covers(since):
+            return None
+        return self.log.since(since, viewer)
+
+    def snapshot(self, table: Table, player: str | None) -> p.Snapshot:
+        """The table as ``player`` may see it now: a seated player's own cards, else an
+        observer's view."""
+        seated = player is not None and any(s.player == player for s in table.seats.values())
+        view = view_model(table_view(table, player if seated else None, time.time()))
+        return p.Snapshot(table=self.name, version=self.version, view=view)
+
+
+def turn_text(table: str, turn: TurnView) -> str:
+    """The ``your_turn`` message of ``turn``, as the model writes it (wire.py writes it
+    without a model when it can: once per turn, on the busiest path)."""
+    cards: list[str | None] = [str(c) for c in turn.cards]
+    up = list(turn.up)
+    board = [str(c) for c in turn.board]
+    opponents_up = [[str(c) for c in cards_up] if cards_up else [] for cards_up in turn.opponents_up]
+    text = your_turn_text(table, turn.legal, turn.deadline, turn.game, turn.street, cards, up, board,
+                          turn.pot, turn.stack, turn.players, opponents_up)
+    if text is None:  # a value the text writer leaves to pydantic
+        text = p.YourTurn(
+            table=table, legal=jsonable(turn.legal), deadline=turn.deadline, game=turn.game,
+            street=turn.street, cards=cards, up=up, board=board, pot=turn.pot, stack=turn.stack,
+            players=turn.players, opponents_up=opponents_up,
+        ).model_dump_json()
+    return text
