@@ -11,7 +11,8 @@ import sys
 
 from setuptools import setup
 
-COMPILED = ["evaluator", "pots", "stud", "hand", "phh"]
+COMPILED = ["evaluator", "pots", "stud", "hand",
+            "phh/grammar", "phh/tomltext", "phh/files", "phh/deck", "phh/playback", "phh/results"]
 
 ext_modules = []
 if os.environ.get("POKERROOM_PURE", "") in ("", "0"):
