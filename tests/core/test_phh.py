@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pokerroom.bench.data import shared_phh
 from pokerroom.core.cards import Card, format_cards, seeded_deck
 from pokerroom.core.events import Acted, BoardDealt, HoleDealt, Mucked, Posted, Reshuffled, Shown
 from pokerroom.core.hand import Hand
@@ -29,10 +28,21 @@ from pokerroom.core.phh import (
     verify,
 )
 from pokerroom.core.structures import Game, Structure
+from tests.oracles.data import missing_message, shared_phh
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = shared_phh()
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the shared PHH hands are not in {DATA}")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The shared real hands: a test that needs them fails without them, it is never skipped."""
+    if not DATA.is_dir():
+        pytest.fail(missing_message(DATA), pytrace=False)
+    return DATA
+
+
+needs_data = pytest.mark.usefixtures("shared_data")
 
 HALF_CHIP_HANDS = {("pluribus/102.phhs", 1), ("pluribus/32.phhs", 24), ("pluribus/91.phhs", 44),
                    ("pluribus/91.phhs", 54)}
@@ -65,7 +75,7 @@ CHECKED_DOWN = [*DEAL3, "p3 cc", "p1 cc", "p2 cc", FLOP, "p1 cc", "p2 cc", "p3 c
 @pytest.fixture(scope="module")
 def results() -> list[ReplayResult]:
     if not DATA.is_dir():
-        pytest.skip(f"the shared PHH hands are not in {DATA}")
+        pytest.fail(missing_message(DATA), pytrace=False)
     return list(replay_paths([DATA]))
 
 

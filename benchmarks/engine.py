@@ -8,7 +8,7 @@ Two workloads, each timed for both engines in the same process, repeated, median
 (b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions; and
     (c) the same for six-handed seven card stud 10/20, ante 1, bring-in 3, stacks 1,000. Both
     engines follow the same policy from the same ``random.Random(seed)`` (see
-    ``pokerkit_rival.simulate``): the deck is shuffled per hand, at each decision a kind is
+    ``tests.oracles.pokerkit.simulate``): the deck is shuffled per hand, at each decision a kind is
     drawn among fold (only facing a bet), check/call and bet/raise (when allowed), and a
     bet or raise goes to a uniform amount between the minimum and the maximum. Where the
     two engines' rules agree the hands are identical, so the run also counts how many
@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pokerroom.bench.data import shared_phh
+from tests.oracles.data import shared_phh
 from pokerroom.core import phh
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
@@ -47,7 +47,7 @@ def replay_ours(hands: Sequence[phh.HandHistory]) -> list[list[int]]:
 def simulate_ours(
     n_hands: int, seed: int, players: int = 6, stack: int = 10000, blinds: tuple[int, int] = (50, 100)
 ) -> list[list[int]]:
-    """The mirror of ``pokerkit_rival.simulate``: same generator calls, same policy."""
+    """The mirror of ``tests.oracles.pokerkit.simulate``: same generator calls, same policy."""
     rng = random.Random(seed)
     game = Game.no_limit(*blinds)
     stacks = [stack] * players
@@ -81,7 +81,7 @@ def simulate_stud_ours(
     n_hands: int, seed: int, players: int = 6, stack: int = 1000, ante: int = 1, bring_in: int = 3,
     small_bet: int = 10, big_bet: int = 20,
 ) -> list[list[int]]:
-    """The mirror of ``pokerkit_rival.simulate_stud``: same generator calls, same policy.
+    """The mirror of ``tests.oracles.pokerkit.simulate_stud``: same generator calls, same policy.
 
     Where our rules offer two amounts (a big bet on fourth street with an open pair, D8,
     which PokerKit does not allow), the small bet is taken, as PokerKit would, with the
@@ -136,7 +136,7 @@ def run(
     seed: int = 2026,
     as_json: bool = False,
 ) -> dict[str, Any]:
-    from pokerroom.bench import pokerkit_rival as pk  # a dev extra: the rival, never a runtime need
+    from tests.oracles import pokerkit as pk  # a dev extra: the rival, never a runtime need
 
     ours_hh = _load_ours(phh_folder)
     pk_hh = pk.load_phh_hands([str(phh_folder)])
