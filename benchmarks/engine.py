@@ -5,6 +5,12 @@ Two workloads, each timed for both engines in the same process, repeated, median
 (a) replay: every Pluribus hand in ``../shared/phh/pluribus`` (4,687 six-max no-limit
     hands). Reading the TOML files is not timed for either engine; the timed part goes
     from a loaded hand history (action strings included) to the final stacks.
+(a') replay end to end: the same files from the disk to the verdict, as ``pokerroom
+    replay`` and PokerKit's load-and-replay do them: find and read the files, parse the
+    TOML and the actions, replay, compare with the recorded ``finishing_stacks``
+    (``phh.replay_paths``; PokerKit's ``HandHistory.load_all`` + replay + compare). The
+    start-up (imports) is not timed; our cache of parsed action lines is emptied before
+    each run, so each is a cold start.
 (b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions; and
     (c) the same for six-handed seven card stud 10/20, ante 1, bring-in 3, stacks 1,000. Both
     engines follow the same policy from the same ``random.Random(seed)`` (see
@@ -25,10 +31,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tests.oracles.data import shared_phh
 from pokerroom.core import phh
 from pokerroom.core.hand import Hand
+from pokerroom.core.phh.grammar import forget_parsed
 from pokerroom.core.structures import Game
+from tests.oracles.data import shared_phh
 
 DEFAULT_PHH = shared_phh() / "pluribus"
 
@@ -42,6 +49,20 @@ def _load_ours(folder: Path) -> list[phh.HandHistory]:
 
 def replay_ours(hands: Sequence[phh.HandHistory]) -> list[list[int]]:
     return [phh.replay(hh).stacks for hh in hands]
+
+
+def end_to_end_ours(folder: Path) -> list[phh.ReplayResult]:
+    """``pokerroom replay FOLDER`` without the printing: every hand's verdict, from the files."""
+    forget_parsed()
+    return list(phh.replay_paths([folder]))
+
+
+def end_to_end_pokerkit(folder: Path) -> int:
+    """PokerKit's load-and-replay of the same files: how many hands end on their record."""
+    from tests.oracles import pokerkit as pk
+
+    hands = pk.load_phh_hands([str(folder)])
+    return pk.count_matches(hands, pk.replay_all(hands))
 
 
 def simulate_ours(
@@ -151,6 +172,11 @@ def run(
     same = sum(list(a) == [int(x) for x in b] for a, b in zip(r_ours, r_pk, strict=True))
     report["replay"] = _figures(len(ours_hh), t_ours, t_pk) | {"same_stacks": same}
 
+    t_ours, results = _time(lambda: end_to_end_ours(phh_folder), repeats)
+    t_pk, matched = _time(lambda: end_to_end_pokerkit(phh_folder), repeats)
+    ok = sum(r.ok is not False and r.error is None for r in results)
+    report["end_to_end"] = _figures(len(results), t_ours, t_pk) | {"ok": ok, "pokerkit_matched": matched}
+
     t_ours, s_ours = _time(lambda: simulate_ours(sim_hands, seed), repeats)
     t_pk, _ = _time(lambda: pk.simulate(sim_hands, seed), max(1, repeats))
     report["simulate"] = _figures(sim_hands, t_ours, t_pk)
@@ -189,6 +215,7 @@ def _print(report: dict[str, Any]) -> None:
     print(f"engine benchmark ({report['python']}, median of {report['repeats']} runs)")
     for name, label in (
         ("replay", "replay Pluribus PHH"),
+        ("end_to_end", "replay PHH files end to end"),
         ("simulate", "simulate 6-max NL, random legal"),
         ("stud", "simulate 6-max stud, random legal"),
     ):
@@ -199,3 +226,6 @@ def _print(report: dict[str, Any]) -> None:
         )
     print(f"  replay: {report['replay']['same_stacks']} of {report['replay']['hands']} hands end on the "
           f"same stacks in both engines; core modules {report['core']}")
+    e2e = report["end_to_end"]
+    print(f"  end to end (read files, parse, replay, compare; start-up excluded): {e2e['ok']} hands ok "
+          f"for pokerroom, {e2e['pokerkit_matched']} on their record for PokerKit")

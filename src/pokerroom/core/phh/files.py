@@ -57,8 +57,15 @@ class HandHistory:
 
 # ---------------------------------------------------------------------------- reading
 
+_INT_ONLY, _STR_ONLY = frozenset((int,)), frozenset((str,))
+
 
 def _convert(kind: str, v: object) -> Any:
+    if type(v) is list:  # the common cases first: an array of whole numbers, or of strings
+        if kind == _NS and _INT_ONLY.issuperset(map(type, v)) and (not v or min(v) >= 0):
+            return v
+        if kind == _SS and _STR_ONLY.issuperset(map(type, v)):
+            return v
     if kind.startswith("an array of "):
         if not isinstance(v, list):
             raise ValueError(v)
@@ -99,7 +106,8 @@ def _from_table(table: dict[str, Any]) -> HandHistory:
             raise PHHError(f"{key} has {len(value)} entries for {n} players")
     for i, text in enumerate(hh.actions):
         a = parse_action(text)
-        if any(p is not None and p >= n for p in (a.actor, a.target)):
+        actor, target = a.actor, a.target
+        if (actor is not None and actor >= n) or (target is not None and target >= n):
             raise PHHError(f"actions[{i}] {text!r}: there are only {n} players")
     return hh
 
