@@ -24,6 +24,7 @@ from pokerroom.core.phh.grammar import (
     _whole,
     parse_action,
 )
+from pokerroom.core.pots import split
 from pokerroom.core.structures import Game, GameError, Structure
 
 VARIANT_NAMES = {
@@ -125,7 +126,12 @@ def _game(structure: Structure, sb: int, bb: int, ante: int, small: int, big: in
 
 
 
-def _finish(hand: Hand, filled: set[Card]) -> Hand:
+# The file's own rules (issue 17, item 7): players whose hand the file mucks where our room
+# shows it for them, the called last bettor (H14, case 33), each with the action that did
+_ByFile = dict[int, int]
+
+
+def _finish(hand: Hand, filled: set[Card], by_file: _ByFile) -> Hand:
     """After the file's last action: a showdown left undecided is finished by showing the
     hands (cards speak); a hand still in its betting is an error. A showdown must not need
     a card the file left unknown."""
@@ -137,7 +143,7 @@ def _finish(hand: Hand, filled: set[Card]) -> Hand:
         while hand.actor is not None:
             hand.show(hand.actor)
     if filled and hand.reached_showdown:
-        _check_known(hand, filled)
+        _check_known(hand, filled, by_file)
     return hand
 
 
@@ -149,13 +155,26 @@ def _same(said: tuple[Card | None, ...], actual: list[Card], what: str) -> None:
 
 
 def replay(hh: HandHistory) -> Hand:
-    """Replay ``hh`` strictly with the engine; returns the finished hand."""
+    """Replay ``hh`` strictly with the engine, by our room's rules; returns the finished hand.
+    A muck our room does not allow is an error here: ``verify`` settles it by the file's."""
+    hand, by_file = play(hh)
+    if by_file:
+        p, i = next(iter(by_file.items()))
+        raise ReplayError(i, hh.actions[i], f"p{p + 1}'s hand was already shown: our room shows the hand "
+                          "of a bettor who was called (H14, case 33); the file's room let him muck it")
+    return hand
+
+
+def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
+    """``replay``, except that a called bettor may muck as the file says (the file's rule
+    where it records one): the hand and those players ({player: actions index})."""
     game = game_of(hh)
     n = len(hh.starting_stacks)
     acts = [parse_action(a) for a in hh.actions]
     if game.variant == "stud":
         return _replay_stud(hh, game, acts)
     deck, filled = _build_deck(acts, n)
+    by_file: _ByFile = {}
     order = slice(None, None, -1 if n == 2 else 1)  # heads-up: forced bets reversed, p1 is the big blind
     antes = cast("list[int]", hh.antes)[order]  # game_of checked that these are whole chips
     blinds = cast("list[int]", hh.blinds_or_straddles)[order]
@@ -199,31 +218,36 @@ def replay(hh: HandHistory) -> Hand:
                 board_seen += need
             elif verb == "sm":
                 started = True
-                _show_or_muck(hand, a)
+                _show_or_muck(hand, a, by_file, i)
         except IllegalAction as illegal:
             turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
             raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
         except PHHError as error:
             raise ReplayError(i, a.text, str(error)) from None
-    return _finish(hand, filled)
+    return _finish(hand, filled, by_file), by_file
 
 
-def _check_known(hand: Hand, filled: set[Card]) -> None:
-    """The hands the showdown evaluated hold no card we filled in."""
+def _check_known(hand: Hand, filled: set[Card], by_file: _ByFile) -> None:
+    """The hands the showdown evaluated hold no card we filled in (a pot that the file's
+    mucks leave to one player needs no cards)."""
     for ev in hand.events:
         if type(ev) is PotAwarded and ev.value is not None:  # a hand was evaluated
-            for p in ev.eligible:
-                if p not in hand.mucked and filled.intersection(hand.holes[p]):
+            live = [p for p in ev.eligible if p not in hand.mucked and p not in by_file]
+            if len(live) < 2:
+                continue
+            for p in live:
+                if filled.intersection(hand.holes[p]):
                     what = "cards" if hand.game.variant == "stud" else "hole cards"
                     raise PHHError(f"p{p + 1}'s {what} are unknown, but the showdown needs them")
             if filled.intersection(hand.board):
                 raise PHHError("the showdown needs the whole board, but the file does not deal all of it")
 
 
-def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
+def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> tuple[Hand, _ByFile]:
     """``replay`` for seven card stud (F7S)."""
     n = len(hh.starting_stacks)
     deck, filled, later = _build_stud_deck(acts, n)
+    by_file: _ByFile = {}
     antes = cast("list[int]", hh.antes)[::-1 if n == 2 else 1]  # as PokerKit: reversed heads-up
     try:
         hand = Hand(game, cast("list[int]", hh.starting_stacks), deck, antes=antes,
@@ -268,13 +292,13 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> Hand:
                             "the file deals the community card", "the engine dealt")
                 board_seen += 1
             elif verb == "sm":
-                _show_or_muck(hand, a)
+                _show_or_muck(hand, a, by_file, i)
         except IllegalAction as illegal:
             turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
             raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
         except PHHError as error:
             raise ReplayError(i, a.text, str(error)) from None
-    return _finish(hand, filled)
+    return _finish(hand, filled, by_file), by_file
 
 
 def _all_in_bring_in(hand: Hand, a: Action) -> bool:
@@ -314,8 +338,11 @@ def _same_order(said: tuple[Card | None, ...], actual: list[Card], what: str, en
         raise PHHError(f"{what} {_fmt(said)}, {engine} {_fmt(actual)}")
 
 
-def _show_or_muck(hand: Hand, a: Action) -> None:
+def _show_or_muck(hand: Hand, a: Action, by_file: _ByFile, i: int) -> None:
     p = a.actor if a.actor is not None else -1
+    if a.cards is None and not a.dash and _file_may_muck(hand, p, by_file):
+        by_file[p] = i
+        return
     if hand.complete and p not in hand.reached_showdown and (a.cards is not None or a.dash):
         # D12: a show at the end of the hand by a player who won uncontested or folded
         if a.cards is not None:
@@ -344,3 +371,36 @@ def _show_or_muck(hand: Hand, a: Action) -> None:
     if not done:
         hand.show(p)
 
+
+
+def _file_may_muck(hand: Hand, p: int, by_file: _ByFile) -> bool:
+    """Whether the file's muck of p is one our room refuses but other rooms allow: p is the
+    called last bettor, whose hand our room showed for him, and nobody at the showdown is
+    all in (then every hand is tabled everywhere: TDA 16)."""
+    if p != hand.aggressor or p not in hand.shown or p in hand.mucked or p in by_file:
+        return False
+    stacks, won = hand.stacks, hand.winnings
+    return all(stacks[q] - won[q] > 0 for q in hand.reached_showdown)
+
+
+def settle_by_file(hand: Hand, by_file: _ByFile) -> list[int]:
+    """The final stacks with the pots ``hand`` awarded settled again without the hands of
+    ``by_file``, mucked as the file says: same pots, same odd-chip order as the engine's
+    (seat order from the first left of the button), the hands compared by the engine."""
+    stacks = list(hand.stacks)
+    for ev in hand.events:
+        if type(ev) is not PotAwarded or not by_file.keys() & set(ev.winners):
+            continue
+        live = [p for p in ev.eligible if p not in hand.mucked and p not in by_file]
+        if not live:
+            raise PHHError(f"every hand in pot {ev.pot} is mucked")
+        values = {p: hand.hand_value(p) or 0 for p in live}
+        best = max(values.values())
+        winners = tuple(p for p in live if values[p] == best)
+        if len(winners) > 1 and hand.game.variant == "stud":
+            raise UnsupportedError("unsupported: a stud pot split again after a muck our room does not allow")
+        for p, share in zip(ev.winners, ev.shares, strict=True):
+            stacks[p] -= share
+        for p, share in zip(winners, split(ev.amount, winners), strict=True):
+            stacks[p] += share
+    return stacks

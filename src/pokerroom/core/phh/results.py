@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.core.events import PotAwarded
-from pokerroom.core.phh.files import HandHistory, _read
+from pokerroom.core.phh.files import _INT_ONLY, HandHistory, _read
 from pokerroom.core.phh.grammar import Chips, PHHError, UnsupportedError
-from pokerroom.core.phh.playback import replay
+from pokerroom.core.phh.playback import play, settle_by_file
 
 
 @dataclass
@@ -35,18 +35,28 @@ class ReplayResult:
 
 
 def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayResult:
-    """Replay ``hh`` and compare our final stacks with its ``finishing_stacks``."""
+    """Replay ``hh`` and compare our final stacks with its ``finishing_stacks``. Where the
+    file records a muck our room does not allow (a called bettor's), the pots are settled by
+    the file's rule and ``note`` says so."""
     expected = hh.finishing_stacks
+    rule: str | None = None
     try:
-        hand = replay(hh)
-        ours = list(hand.stacks)
+        hand, by_file = play(hh)
+        if by_file:
+            ours = settle_by_file(hand, by_file)
+            who = ", ".join(f"p{p + 1}" for p in sorted(by_file))
+            rule = (f"replayed by the file's rule: {who}, the last bettor, was called and mucked (actions"
+                    f"[{', '.join(map(str, sorted(by_file.values())))}]), where our room shows his hand "
+                    "(H14, case 33); elsewhere by our room's rules")
+        else:
+            ours = list(hand.stacks)
     except UnsupportedError as unsupported:
         return ReplayResult(path, index, hh.variant, None, expected, None, str(unsupported), unsupported=True)
     except PHHError as error:
         return ReplayResult(path, index, hh.variant, None, expected, False, str(error))
-    if expected is None or all(isinstance(x, int) for x in expected):
+    if expected is None or _INT_ONLY.issuperset(map(type, expected)):
         ok = None if expected is None else ours == expected
-        return ReplayResult(path, index, hh.variant, ours, expected, ok)
+        return ReplayResult(path, index, hh.variant, ours, expected, ok, note=rule)
     diffs = [o - x for o, x in zip(ours, expected, strict=True)]
     # half chips are a split pot's odd chip: only the winners of such a pot may differ
     odd = {p for e in hand.events if type(e) is PotAwarded and e.amount % len(e.winners) for p in e.winners}
@@ -56,6 +66,8 @@ def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayR
     gets = ", ".join(f"p{p + 1}" for p, d in enumerate(diffs) if d > 0)
     note = (f"recorded in half chips: a split pot's odd chip, which whole-chip play gives to {gets} "
             "(the first winner left of the button)") if ok else None
+    if rule is not None:
+        note = rule if note is None else f"{rule}; {note}"
     return ReplayResult(path, index, hh.variant, ours, expected, ok, note=note)
 
 
