@@ -61,11 +61,17 @@ _INT_ONLY, _STR_ONLY = frozenset((int,)), frozenset((str,))
 
 
 def _convert(kind: str, v: object) -> Any:
-    if type(v) is list:  # the common cases first: an array of whole numbers, or of strings
+    # the common cases first: an array of whole numbers or of strings, a string, a number
+    if type(v) is list:
         if kind == _NS and _INT_ONLY.issuperset(map(type, v)) and (not v or min(v) >= 0):
             return v
         if kind == _SS and _STR_ONLY.issuperset(map(type, v)):
             return v
+    elif type(v) is str:
+        if kind == _S:
+            return v
+    elif type(v) is int and kind == _N and v >= 0:
+        return v
     if kind.startswith("an array of "):
         if not isinstance(v, list):
             raise ValueError(v)
