@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 # The hot core modules are compiled with mypyc (setup.py) from the same source; the
 # install is redone when they change. POKERROOM_PURE=1 builds and runs pure Python.
 COMPILED_SRC := $(addprefix src/pokerroom/core/,evaluator.py pots.py stud.py \
-	variants.py legal.py forced.py dealing.py showdown.py betting.py hand.py phh.py)
+	variants.py legal.py forced.py dealing.py showdown.py betting.py hand.py \
+	phh/grammar.py phh/tomltext.py phh/files.py phh/deck.py phh/playback.py phh/results.py)
 
 $(STAMP): pyproject.toml setup.py $(COMPILED_SRC)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -14,7 +14,7 @@ from setuptools import setup
 COMPILED = [
     "evaluator", "pots", "stud",
     "variants", "legal", "forced", "dealing", "showdown", "betting", "hand",  # the hand, in layers
-    "phh",
+    "phh/grammar", "phh/tomltext", "phh/files", "phh/deck", "phh/playback", "phh/results",
 ]
 
 ext_modules = []

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from pokerroom.bench.data import shared_phh
 from pokerroom.cli import main
 from pokerroom.cli.simulate import describe_events, play_random_stud_hand, stud_defaults
 from pokerroom.core.cards import seeded_deck
@@ -19,6 +18,7 @@ from pokerroom.core.hand import Legal
 from pokerroom.core.phh import HandHistory, dumps, loads, replay
 from pokerroom.core.structures import Game
 from pokerroom.sim import play_random_hand, random_action
+from tests.oracles.data import shared_phh
 
 DATA = shared_phh()
 # the shared PHH corpus is part of the test set: missing, these tests fail (never skip)

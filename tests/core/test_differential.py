@@ -1,5 +1,5 @@
 """Differential test: our engine (``pokerroom.core.hand.Hand``) against PokerKit 0.7.7
-(``pokerroom.bench.pokerkit_rival.PKHand``), hand by hand and decision by decision.
+(``tests.oracles.pokerkit.PKHand``), hand by hand and decision by decision.
 
 Thousands of seeded random hold'em hands (no limit, pot limit, fixed limit; 2-9 players;
 short stacks of a few big blinds and deep stacks; uniform antes sometimes) are dealt the
@@ -68,12 +68,12 @@ from typing import Any
 
 import pytest
 
-from pokerroom.bench.pokerkit_rival import DECK, PKHand, deal_from_deck
 from pokerroom.core.cards import FULL_DECK
 from pokerroom.core.events import Acted, Event, PotAwarded
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.pots import split
 from pokerroom.core.structures import Game
+from tests.oracles.pokerkit import DECK, PKHand, deal_from_deck
 
 CHUNKS = 24
 HANDS_PER_CHUNK = 125  # 3,000 hands in all

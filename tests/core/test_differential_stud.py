@@ -1,5 +1,5 @@
 """Differential test, seven card stud: our engine (``pokerroom.core.hand.Hand`` with
-``Game.stud``) against PokerKit 0.7.7 (``pokerroom.bench.pokerkit_rival.PKStudHand``),
+``Game.stud``) against PokerKit 0.7.7 (``tests.oracles.pokerkit.PKStudHand``),
 hand by hand and decision by decision.
 
 Thousands of seeded random fixed-limit stud hands (2-8 players; antes, sometimes none;
@@ -68,12 +68,12 @@ from typing import Any
 
 import pytest
 
-from pokerroom.bench.pokerkit_rival import DECK, PKStudHand, StudDealMismatch
 from pokerroom.core.cards import FULL_DECK
 from pokerroom.core.evaluator import evaluate_ints
 from pokerroom.core.events import Acted, BoardDealt, Event, HoleDealt, PotAwarded, Reshuffled
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.structures import Game
+from tests.oracles.pokerkit import DECK, PKStudHand, StudDealMismatch
 
 CHUNKS = 24
 HANDS_PER_CHUNK = 125  # 3,000 hands in all

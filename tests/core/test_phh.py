@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import datetime
+import json
 import random
 from pathlib import Path
 
 import pytest
 
-from pokerroom.bench.data import shared_phh
 from pokerroom.core.cards import Card, format_cards, seeded_deck
 from pokerroom.core.events import Acted, BoardDealt, HoleDealt, Mucked, Posted, Reshuffled, Shown
 from pokerroom.core.hand import Hand
@@ -29,10 +29,21 @@ from pokerroom.core.phh import (
     verify,
 )
 from pokerroom.core.structures import Game, Structure
+from tests.oracles.data import missing_message, shared_phh
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = shared_phh()
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"the shared PHH hands are not in {DATA}")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The shared real hands: a test that needs them fails without them, it is never skipped."""
+    if not DATA.is_dir():
+        pytest.fail(missing_message(DATA), pytrace=False)
+    return DATA
+
+
+needs_data = pytest.mark.usefixtures("shared_data")
 
 HALF_CHIP_HANDS = {("pluribus/102.phhs", 1), ("pluribus/32.phhs", 24), ("pluribus/91.phhs", 44),
                    ("pluribus/91.phhs", 54)}
@@ -65,7 +76,7 @@ CHECKED_DOWN = [*DEAL3, "p3 cc", "p1 cc", "p2 cc", FLOP, "p1 cc", "p2 cc", "p3 c
 @pytest.fixture(scope="module")
 def results() -> list[ReplayResult]:
     if not DATA.is_dir():
-        pytest.skip(f"the shared PHH hands are not in {DATA}")
+        pytest.fail(missing_message(DATA), pytrace=False)
     return list(replay_paths([DATA]))
 
 
@@ -1007,3 +1018,58 @@ def test_half_chips_are_forgiven_only_for_an_odd_split() -> None:
     assert verify(hh).ok is False
     hh = loads(REVIEW_HAND.format(trim="true", ante=0, s0=1000, act="cbr 30", fin="[995, 990, 1015]"))
     assert verify(hh).ok is True
+
+
+# ---------------------------------------------------------------------------- other rooms' rules (item 7)
+
+# p3 bets the river and p1 calls; p3's 3-to-7 straight beats p1's wheel, but p3 mucks, as
+# many rooms let a called bettor do; our room shows his hand for him (H14, case 33)
+RIVER_BET_CALLED = ["d dh p1 AsKs", "d dh p2 7h2c", "d dh p3 6c7c", "p3 cc", "p1 cc", "p2 cc", FLOP,
+                    "p1 cc", "p2 cc", "p3 cc", "d db 5s", "p1 cc", "p2 cc", "p3 cc", "d db 9s",
+                    "p1 cc", "p2 cc", "p3 cbr 10", "p1 cc", "p2 f"]
+FILE_RULE = [114, 98, 88]  # p1 wins the 26 chips: 100 - 12 + 26
+
+
+@pytest.mark.parametrize("showdown", [["p3 sm", "p1 sm AsKs"], ["p1 sm AsKs", "p3 sm"], ["p3 sm"]])
+def test_a_called_bettor_who_mucks_is_settled_by_the_files_rule(showdown: list[str]) -> None:
+    hh = nt([*RIVER_BET_CALLED, *showdown], finishing_stacks=FILE_RULE)
+    err = replay_error(hh)  # replay is strict: our room's rules
+    assert err.index == hh.actions.index("p3 sm")
+    assert "p3's hand was already shown: our room shows the hand of a bettor who was called" in str(err)
+    r = verify(hh)
+    assert (r.ok, r.error, r.finishing_stacks) == (True, None, FILE_RULE)
+    assert r.note is not None and r.note.startswith(
+        f"replayed by the file's rule: p3, the last bettor, was called and mucked (actions"
+        f"[{hh.actions.index('p3 sm')}]), where our room shows his hand (H14, case 33)")
+    # by our rules p3 would have won: the file's own record is what makes it p1's pot
+    ours = nt([*RIVER_BET_CALLED, "p1 sm AsKs"])
+    assert replay(ours).stacks == [88, 98, 114]
+
+
+def test_a_mucked_hand_the_file_never_dealt_and_a_winner_unseen_need_no_cards() -> None:
+    actions = [a.replace("d dh p3 6c7c", "d dh p3 ????").replace("d dh p1 AsKs", "d dh p1 ????")
+               for a in RIVER_BET_CALLED]
+    r = verify(nt([*actions, "p3 sm"], finishing_stacks=FILE_RULE))
+    assert (r.ok, r.error, r.finishing_stacks) == (True, None, FILE_RULE)
+    assert r.note is not None and "p3, the last bettor, was called and mucked" in r.note
+    # without the muck the showdown needs the unknown cards: still an error
+    r = verify(nt(actions, finishing_stacks=FILE_RULE))
+    assert r.ok is False and r.error == "p1's hole cards are unknown, but the showdown needs them"
+
+
+def test_an_all_in_hand_is_tabled_by_every_rule() -> None:
+    r = verify(nt([*DEAL3, "p3 cbr 100", "p1 cc", "p2 f", "p3 sm"]))
+    assert r.ok is False and r.error is not None
+    assert r.error.startswith("actions[6] 'p3 sm': p3's hand was already shown")
+
+
+def test_the_cli_says_which_rule_replayed_the_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokerroom.cli import main
+
+    (tmp_path / "muck.phh").write_text(dumps(nt([*RIVER_BET_CALLED, "p3 sm"], finishing_stacks=FILE_RULE)))
+    assert main(["replay", "--json", str(tmp_path)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert (line["ok"], line["finishing_stacks"], line["error"]) == (True, FILE_RULE, None)
+    assert line["note"].startswith("replayed by the file's rule: p3, the last bettor, was called and mucked")

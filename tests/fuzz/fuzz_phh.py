@@ -5,8 +5,10 @@ An input is a .phh or .phhs text (tests/fuzz/corpus/phh/: hands the server wrote
 every game, made by make_corpus.py). Each is read as one hand and as a .phhs file; every
 hand read is replayed and written back. What may escape: ``PHHError`` (its subclasses
 ``UnsupportedError`` and ``ReplayError`` included), the module's documented error, and
-nothing else. Checked: a replayed hand ends with the chips it started with, in whole
-chips; a hand written back reads back with the same actions and stacks.
+nothing else. Checked: a document the fast TOML reader reads itself is tomllib's (a text
+tomllib refuses escapes as its error: a finding); a replayed hand ends with the chips it
+started with, in whole chips; a hand written back reads back with the same actions and
+stacks.
 
     python tests/fuzz/fuzz_phh.py -runs=100000 -seed=1
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import tomllib
 
 import _harness
 import atheris
@@ -22,6 +25,7 @@ import atheris
 _harness.pure_core()
 with atheris.instrument_imports(include=["pokerroom"]):
     from pokerroom.core import phh
+    from pokerroom.core.phh import tomltext
 
 
 def check_replay(hh: phh.HandHistory) -> None:
@@ -46,6 +50,9 @@ def check_round_trip(hh: phh.HandHistory) -> None:
 
 def test_one(data: bytes) -> None:
     text = data.decode("utf-8", "replace")
+    fast = tomltext._fast(text)
+    if fast is not None:
+        assert fast == tomllib.loads(text), "the fast reader and tomllib disagree"
     hands: list[phh.HandHistory] = []
     with contextlib.suppress(phh.PHHError):
         hands.append(phh.loads(text))

@@ -16,19 +16,21 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+# dotted below core: 'phh.playback' is core/phh/playback.py
 COMPILED = (
     "evaluator", "pots", "stud",
     "variants", "legal", "forced", "dealing", "showdown", "betting", "hand",  # the hand, in layers
-    "phh",
+    "phh.grammar", "phh.tomltext", "phh.files", "phh.deck", "phh.playback", "phh.results",
 )
 _HERE = Path(__file__).resolve().parent
 
 
 def _compiled_is_fresh() -> bool:
     for name in COMPILED:
-        source = _HERE / f"{name}.py"
+        stem = _HERE.joinpath(*name.split("."))
+        source = stem.with_suffix(".py")
         suffixes = importlib.machinery.EXTENSION_SUFFIXES
-        built = [_HERE / f"{name}{s}" for s in suffixes if (_HERE / f"{name}{s}").exists()]
+        built = [Path(f"{stem}{s}") for s in suffixes if Path(f"{stem}{s}").exists()]
         if not built or min(p.stat().st_mtime for p in built) < source.stat().st_mtime:
             return False
     return True
@@ -40,9 +42,10 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: object = None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        package, _, name = fullname.rpartition(".")
-        if package == __name__ and name in COMPILED:
-            return importlib.util.spec_from_file_location(fullname, _HERE / f"{name}.py")
+        name = fullname.removeprefix(__name__ + ".")
+        if name != fullname and name in COMPILED:
+            source = _HERE.joinpath(*name.split(".")).with_suffix(".py")
+            return importlib.util.spec_from_file_location(fullname, source)
         return None
 
 

@@ -5,10 +5,16 @@ Two workloads, each timed for both engines in the same process, repeated, median
 (a) replay: every Pluribus hand in ``../shared/phh/pluribus`` (4,687 six-max no-limit
     hands). Reading the TOML files is not timed for either engine; the timed part goes
     from a loaded hand history (action strings included) to the final stacks.
+(a') replay end to end: the same files from the disk to the verdict, as ``pokerroom
+    replay`` and PokerKit's load-and-replay do them: find and read the files, parse the
+    TOML and the actions, replay, compare with the recorded ``finishing_stacks``
+    (``phh.replay_paths``; PokerKit's ``HandHistory.load_all`` + replay + compare). The
+    start-up (imports) is not timed; our cache of parsed action lines is emptied before
+    each run, so each is a cold start.
 (b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions; and
     (c) the same for six-handed seven card stud 10/20, ante 1, bring-in 3, stacks 1,000. Both
     engines follow the same policy from the same ``random.Random(seed)`` (see
-    ``pokerkit_rival.simulate``): the deck is shuffled per hand, at each decision a kind is
+    ``tests.oracles.pokerkit.simulate``): the deck is shuffled per hand, at each decision a kind is
     drawn among fold (only facing a bet), check/call and bet/raise (when allowed), and a
     bet or raise goes to a uniform amount between the minimum and the maximum. Where the
     two engines' rules agree the hands are identical, so the run also counts how many
@@ -25,10 +31,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pokerroom.bench.data import shared_phh
 from pokerroom.core import phh
 from pokerroom.core.hand import Hand
+from pokerroom.core.phh.grammar import forget_parsed
 from pokerroom.core.structures import Game
+from tests.oracles.data import shared_phh
 
 DEFAULT_PHH = shared_phh() / "pluribus"
 
@@ -44,10 +51,24 @@ def replay_ours(hands: Sequence[phh.HandHistory]) -> list[list[int]]:
     return [phh.replay(hh).stacks for hh in hands]
 
 
+def end_to_end_ours(folder: Path) -> list[phh.ReplayResult]:
+    """``pokerroom replay FOLDER`` without the printing: every hand's verdict, from the files."""
+    forget_parsed()
+    return list(phh.replay_paths([folder]))
+
+
+def end_to_end_pokerkit(folder: Path) -> int:
+    """PokerKit's load-and-replay of the same files: how many hands end on their record."""
+    from tests.oracles import pokerkit as pk
+
+    hands = pk.load_phh_hands([str(folder)])
+    return pk.count_matches(hands, pk.replay_all(hands))
+
+
 def simulate_ours(
     n_hands: int, seed: int, players: int = 6, stack: int = 10000, blinds: tuple[int, int] = (50, 100)
 ) -> list[list[int]]:
-    """The mirror of ``pokerkit_rival.simulate``: same generator calls, same policy."""
+    """The mirror of ``tests.oracles.pokerkit.simulate``: same generator calls, same policy."""
     rng = random.Random(seed)
     game = Game.no_limit(*blinds)
     stacks = [stack] * players
@@ -81,7 +102,7 @@ def simulate_stud_ours(
     n_hands: int, seed: int, players: int = 6, stack: int = 1000, ante: int = 1, bring_in: int = 3,
     small_bet: int = 10, big_bet: int = 20,
 ) -> list[list[int]]:
-    """The mirror of ``pokerkit_rival.simulate_stud``: same generator calls, same policy.
+    """The mirror of ``tests.oracles.pokerkit.simulate_stud``: same generator calls, same policy.
 
     Where our rules offer two amounts (a big bet on fourth street with an open pair, D8,
     which PokerKit does not allow), the small bet is taken, as PokerKit would, with the
@@ -136,16 +157,22 @@ def run(
     seed: int = 2026,
     as_json: bool = False,
 ) -> dict[str, Any]:
-    from pokerroom.bench import pokerkit_rival as pk  # a dev extra: the rival, never a runtime need
+    from pokerroom.core import MODE
+    from tests.oracles import pokerkit as pk  # a dev extra: the rival, never a runtime need
+
+    report: dict[str, Any] = {"python": _python(), "core": MODE, "repeats": repeats}
+    # first, in a process that holds no loaded hands yet, as a command run afresh: the
+    # garbage collector would walk every loaded hand on each pass and slow both sides
+    t_ours, results = _time(lambda: end_to_end_ours(phh_folder), repeats)
+    t_pk, matched = _time(lambda: end_to_end_pokerkit(phh_folder), repeats)
+    ok = sum(r.ok is not False and r.error is None for r in results)
+    report["end_to_end"] = _figures(len(results), t_ours, t_pk) | {"ok": ok, "pokerkit_matched": matched}
 
     ours_hh = _load_ours(phh_folder)
     pk_hh = pk.load_phh_hands([str(phh_folder)])
     if len(ours_hh) != len(pk_hh) or not ours_hh:
         raise RuntimeError(f"the engines loaded {len(ours_hh)} and {len(pk_hh)} hands from {phh_folder}")
 
-    from pokerroom.core import MODE
-
-    report: dict[str, Any] = {"python": _python(), "core": MODE, "repeats": repeats}
     t_ours, r_ours = _time(lambda: replay_ours(ours_hh), repeats)
     t_pk, r_pk = _time(lambda: pk.replay_all(pk_hh), repeats)
     same = sum(list(a) == [int(x) for x in b] for a, b in zip(r_ours, r_pk, strict=True))
@@ -189,6 +216,7 @@ def _print(report: dict[str, Any]) -> None:
     print(f"engine benchmark ({report['python']}, median of {report['repeats']} runs)")
     for name, label in (
         ("replay", "replay Pluribus PHH"),
+        ("end_to_end", "replay PHH files end to end"),
         ("simulate", "simulate 6-max NL, random legal"),
         ("stud", "simulate 6-max stud, random legal"),
     ):
@@ -199,3 +227,6 @@ def _print(report: dict[str, Any]) -> None:
         )
     print(f"  replay: {report['replay']['same_stacks']} of {report['replay']['hands']} hands end on the "
           f"same stacks in both engines; core modules {report['core']}")
+    e2e = report["end_to_end"]
+    print(f"  end to end (read files, parse, replay, compare; start-up excluded): {e2e['ok']} hands ok "
+          f"for pokerroom, {e2e['pokerkit_matched']} on their record for PokerKit")

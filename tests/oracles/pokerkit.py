@@ -106,7 +106,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pokerroom.bench.data import shared_phh
+from tests.oracles.data import shared_phh
 
 SUPPORTED_VARIANTS = ("NT", "FT")
 PLURIBUS = str(shared_phh() / "pluribus")

@@ -1,1 +1,0 @@
-"""Benchmarks and test oracles; never imported by the room itself."""

@@ -1,0 +1,220 @@
+"""PHH's action grammar: one line of a hand's ``actions`` ('p3 cbr 225', 'd dh p1 AsKs',
+'d db Qs9c4s # flop', 'p2 sm -') parsed into an ``Action``, and the errors of the package.
+
+The common lines go through a fast path (one dict look-up or one split), since a replay
+parses every line of every hand; anything else gets the full grammar and its clear errors.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from pokerroom.core.cards import FULL_DECK, Card, CardError
+
+Chips = int | float  # float only for a fraction of a chip (or 'inf')
+
+
+class PHHError(ValueError):
+    """A malformed PHH file, or a hand that does not replay."""
+
+
+class UnsupportedError(PHHError):
+    """A variant or feature our engine does not play."""
+
+
+class ReplayError(PHHError):
+    """An action of the file that the replay refused: ``index`` into ``actions`` (None: the
+    end of the actions), the action ``text`` and a ``code`` (the engine's, or 'replay')."""
+
+    def __init__(self, index: int | None, text: str, reason: str, code: str = "replay") -> None:
+        super().__init__(f"actions[{index}] {text!r}: {reason}" if index is not None else reason)
+        self.index, self.text, self.code = index, text, code
+
+
+
+class Action(NamedTuple):
+    """A parsed action line. ``actor``/``target`` are 0-based players (None: the dealer);
+    ``verb`` is '' for a no-op; ``cards`` is None when the line names no cards (``sm``
+    alone is a muck) and holds None for an unknown card '??'."""
+
+    text: str
+    actor: int | None
+    verb: str
+    target: int | None = None
+    cards: tuple[Card | None, ...] | None = None
+    amount: Chips | None = None
+    dash: bool = False  # 'pN sm -': show the cards dealt before
+    commentary: str | None = None
+
+
+_ACTORS: dict[str, int] = {f"p{i}": i - 1 for i in range(1, 100)}
+_CARD_TEXT: dict[str, Card | None] = {str(c): c for c in FULL_DECK} | {"??": None}
+
+
+def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
+    """Cards written the usual way ('AsKd', '??'), or None to leave it to the full parser."""
+    size = len(word)
+    get = _CARD_TEXT.get
+    if size == 4:  # the common cases first, without a loop
+        pair = _PAIRS.get(word)
+        if pair is not None:
+            return pair
+        cards: tuple[Card | None, ...] = (get(word[:2], _NOT_A_CARD), get(word[2:], _NOT_A_CARD))
+    elif size == 2:
+        cards = (get(word, _NOT_A_CARD),)
+    elif size % 2:
+        return None
+    else:
+        cards = tuple([get(word[k:k + 2], _NOT_A_CARD) for k in range(0, size, 2)])
+    return None if _NOT_A_CARD in cards else cards
+
+
+_NOT_A_CARD: Any = object()
+# every two known cards as written in hole deals ('AsKd'): one look-up instead of two
+_PAIRS: dict[str, tuple[Card | None, ...]] = {
+    str(a) + str(b): (a, b) for a in FULL_DECK for b in FULL_DECK if a != b
+}
+_NEW = tuple.__new__
+
+
+def _action(
+    text: str, actor: int | None, verb: str, target: int | None = None,
+    cards: tuple[Card | None, ...] | None = None, amount: int | None = None,
+) -> Action:
+    """An Action made at C speed (the named tuple's own constructor is Python code)."""
+    return _NEW(Action, (text, actor, verb, target, cards, amount, False, None))
+
+
+def _quick_action(text: str) -> Action | None:
+    """The common lines without commentary, parsed fast; None for anything else."""
+    words = text.split()
+    count = len(words)
+    if count == 4:
+        if words[0] == "d" and words[1] == "dh":
+            target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
+            if target is not None and cards is not None:
+                return _action(text, None, "dh", target, cards)
+    elif count == 3:
+        first, verb, arg = words
+        if first == "d":
+            if verb == "db":
+                cards = _quick_cards(arg)
+                return None if cards is None else _action(text, None, verb, None, cards)
+            return None
+        p = _ACTORS.get(first)
+        if p is None:
+            return None
+        if verb == "cbr" and arg.isascii() and arg.isdigit() and arg[0] != "0":
+            return _action(text, p, verb, amount=int(arg))
+        if verb == "sm" and arg != "-":
+            cards = _quick_cards(arg)
+            return None if cards is None else _action(text, p, verb, cards=cards)
+    return None
+
+
+# Lines already parsed: an Action is immutable, so one is shared by every hand that has the
+# line. Reading a file parses each line (to check it) and its replay asks again: the second
+# time is a look-up. The most frequent lines ('p3 f', 'p1 cc') are there from the start;
+# the rest are added until the cache is full (about 10 MB), then it stays as it is.
+_COMMON: dict[str, Action] = {
+    f"p{i} {verb}": _action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")
+}
+_PARSED: dict[str, Action] = dict(_COMMON)
+_PARSED_MAX = 1 << 16
+
+
+def forget_parsed() -> None:
+    """Empty the cache of parsed lines (a benchmark's cold start)."""
+    _PARSED.clear()
+    _PARSED.update(_COMMON)
+
+
+def parse_action(text: str) -> Action:
+    """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    known = _PARSED.get(text)
+    if known is not None:
+        return known
+    action = _parse_line(text)
+    if len(_PARSED) < _PARSED_MAX:
+        _PARSED[text] = action
+    return action
+
+
+def _parse_line(text: str) -> Action:
+    if "#" not in text:
+        quick = _quick_action(text)
+        if quick is not None:
+            return quick
+    body, sep, comment = text.partition("#")
+    note = comment.strip() if sep else None
+    words = body.split()
+
+    def bad(why: str) -> PHHError:
+        return PHHError(f"bad action {text!r}: {why}")
+
+    def player(word: str) -> int:
+        if not re.fullmatch(r"p[1-9][0-9]*", word):
+            raise bad(f"{word!r} is not an actor like 'd' or 'p1'")
+        return int(word[1:]) - 1
+
+    def cards(word: str) -> tuple[Card | None, ...]:
+        if len(word) % 2:
+            raise bad(f"cards {word!r} must be two characters each")
+        try:
+            pairs = [word[k:k + 2] for k in range(0, len(word), 2)]
+            return tuple(None if c == "??" else Card(c) for c in pairs)
+        except CardError as e:
+            raise bad(str(e)) from None
+
+    if not words:
+        return Action(text, None, "", commentary=note)
+    actor, verb, args = words[0], words[1] if len(words) > 1 else "", words[2:]
+    if actor == "d":
+        if verb == "dh" and len(args) == 2:
+            return Action(text, None, verb, player(args[0]), cards(args[1]), commentary=note)
+        if verb == "db" and len(args) == 1:
+            return Action(text, None, verb, None, cards(args[0]), commentary=note)
+        raise bad("the dealer's actions are 'd dh pN cards' and 'd db cards'")
+    p = player(actor)
+    if verb in ("f", "cc", "pb") and not args:
+        return Action(text, p, verb, commentary=note)
+    if verb == "cbr" and len(args) == 1:
+        word = args[0]
+        if re.fullmatch(r"[1-9][0-9]*", word):
+            amount: Chips = int(word)
+        elif re.fullmatch(r"(0|[1-9][0-9]*)\.[0-9]+", word):
+            amount = _number(float(word))  # fractional chips: reported unsupported later
+        else:
+            amount = -1
+        if not 0 < amount < math.inf:
+            raise bad(f"{args[0]!r} is not a positive amount")
+        return Action(text, p, verb, amount=amount, commentary=note)
+    if verb in ("sm", "sd") and len(args) <= 1:
+        if verb == "sm" and args == ["-"]:
+            return Action(text, p, verb, dash=True, commentary=note)
+        return Action(text, p, verb, cards=cards(args[0]) if args else None, commentary=note)
+    raise bad("unknown action or wrong arguments" if verb else "an actor needs an action")
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+
+def _number(v: object) -> Chips:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v:
+        raise ValueError(v)
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
+def _whole(name: str, v: Chips | None) -> int:
+    if not isinstance(v, int):
+        raise UnsupportedError(f"unsupported: {name} is not a whole number of chips ({v!r})")
+    return v
+
+
+
+def _fmt(cards: Iterable[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)

@@ -1,0 +1,1 @@
+"""What the tests measure the room against: PokerKit as an oracle, and where the real hands are."""
