@@ -41,7 +41,7 @@ from pokerroom.gateway.app import hand_for
 from pokerroom.histories import StoredHand, restore, to_phh
 from pokerroom.store import Store
 from pokerroom.table import Table
-from tests.core.holdem_helpers import stacked_deck
+from tests.core.helpers import stacked_deck
 from tests.server.history_helpers import played_tables, runner_history
 from tests.server.test_histories import NAMES, random_hands
 

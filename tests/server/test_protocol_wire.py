@@ -23,7 +23,7 @@ from pokerroom.table.config import GameInfo
 from pokerroom.table.seating import Options
 from pokerroom.wire import WIRE_NAMES, event_item, event_json, record_model, wire_event, wire_name
 from pokerroom.worker.runner import ChatLine, DeckCommitted, DeckSeeded
-from tests.core.holdem_helpers import check_down, deal, show_all
+from tests.core.helpers import check_down, deal, show_all
 
 
 def test_every_event_has_a_wire_name_and_the_names_are_the_protocols():

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.conftest import Server
-from tests.web.conftest import CHROMIUM, Player, play_hand
+from tests.server.helpers import Server
+from tests.web.helpers import CHROMIUM, Player, play_hand
 
 SHOTS = Path("/tmp/wire-shots")
 DESKTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
