@@ -31,14 +31,19 @@ def test_a_command_is_written_without_its_unset_fields() -> None:
 
 def test_a_server_message_is_parsed_into_its_model() -> None:
     turn = client.parse(json.dumps({
-        "type": "your_turn", "table": "NL", "legal": {"call": 2}, "deadline": 12.5, "game": "NT",
+        "type": "your_turn", "table": "NL", "deadline": 12.5, "game": "NT",
+        "legal": {"player": 0, "fold": True, "check": False, "call": 2, "min_to": 4, "max_to": 200,
+                  "show": False, "muck": False},
         "cards": ["As", "Kd"], "pot": 3, "stack": 198, "players": 6,
     }))
     assert isinstance(turn, YourTurn)
     assert (turn.table, turn.cards, turn.pot, turn.players, turn.board) == ("NL", ["As", "Kd"], 3, 6, [])
-    batch = {"type": "events", "table": "NL", "events": [{"version": 4, "event": {}}]}
+    assert turn.legal.call == 2 and turn.legal.min_to == 4
+    acted = {"type": "Acted", "player": 2, "action": "call", "amount": 2, "to": 2, "all_in": False}
+    batch = {"type": "events", "table": "NL", "events": [{"version": 4, "event": acted}]}
     events = client.parse(json.dumps(batch))
     assert isinstance(events, EventsMessage) and events.events[0].version == 4
+    assert events.events[0].event.type == "Acted" and events.events[0].event.player == 2
     with pytest.raises(ValidationError):
         client.parse('{"type": "act", "table": "NL", "action": "call"}')  # a command, not a server message
 

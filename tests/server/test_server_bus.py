@@ -20,22 +20,9 @@ from pokerroom.store import Store
 from pokerroom.table.view import turn_view
 from pokerroom.worker.projection import turn_text
 from pokerroom.worker.room import Worker
+from tests.rooms import SIX, room, table
 
-ROOM = """
-[room]
-starting_balance = 10000
-pause = 0
-
-[[table]]
-name = "NL"
-game = "NLHE"
-small_blind = 1
-big_blind = 2
-seats = 6
-min_buy_in = 40
-max_buy_in = 200
-action_time = 30
-"""
+ROOM = room(table("NL", **SIX, action_time=30), starting_balance=10000, pause=0)
 
 
 class Viewer(Connection):
@@ -151,7 +138,7 @@ def test_the_lobby_feed_reaches_its_watchers(tmp_path: Path) -> None:
     async def scenario(bus: Bus, worker: Worker) -> None:
         watcher = Viewer()
         listed = bus.watch_lobby(watcher)
-        assert [t["name"] for t in listed.tables] == ["NL"] and listed.tables[0]["taken"] == 0
+        assert [t.name for t in listed.tables] == ["NL"] and listed.tables[0].taken == 0
         ids = await worker.store.create_accounts(["cy"], "not-a-hash", 10_000)
         sit = p.Sit(type="sit", table="NL", seat=3, buy_in=50)
         assert await ask(bus, Viewer("cy", ids[0]), sit) == p.Ok()
@@ -162,6 +149,6 @@ def test_the_lobby_feed_reaches_its_watchers(tmp_path: Path) -> None:
         assert watcher.sent and watcher.sent[-1]["type"] == "lobby"
         assert watcher.sent[-1]["tables"][0]["players"] == ["cy"]
         bus.disconnected(watcher)
-        assert bus.lobby()[0]["taken"] == 1
+        assert bus.lobby()[0].taken == 1
 
     in_room(tmp_path, scenario)
