@@ -69,33 +69,7 @@ def simulate_ours(
     n_hands: int, seed: int, players: int = 6, stack: int = 10000, blinds: tuple[int, int] = (50, 100)
 ) -> list[list[int]]:
     """The mirror of ``tests.oracles.pokerkit.simulate``: same generator calls, same policy."""
-    rng = random.Random(seed)
-    game = Game.no_limit(*blinds)
-    stacks = [stack] * players
-    results: list[list[int]] = []
-    for _ in range(n_hands):
-        order = list(range(52))
-        rng.shuffle(order)
-        hand = Hand(game, stacks, order)
-        while not hand.complete:
-            legal = hand.legal_actions()
-            if legal.show:
-                hand.show()  # PokerKit's automation shows every hand at showdown
-                continue
-            kinds = ["fold"] if legal.call > 0 else []
-            kinds.append("check_call")
-            if legal.min_to is not None:
-                kinds.append("raise")
-            kind = rng.choice(kinds)
-            if kind == "fold":
-                hand.fold()
-            elif kind == "check_call":
-                hand.check_call()
-            else:
-                assert legal.max_to is not None
-                hand.bet_raise(rng.randint(legal.min_to, legal.max_to))  # type: ignore[arg-type]
-        results.append(hand.stacks)
-    return results
+    return _simulate(Game.no_limit(*blinds), n_hands, seed, players, stack, least=False)
 
 
 def simulate_stud_ours(
@@ -108,8 +82,18 @@ def simulate_stud_ours(
     which PokerKit does not allow), the small bet is taken, as PokerKit would, with the
     generator called exactly as PokerKit's run calls it.
     """
-    rng = random.Random(seed)
     game = Game.stud(small_bet, big_bet, ante=ante, bring_in=bring_in)
+    return _simulate(game, n_hands, seed, players, stack, least=True)
+
+
+def _simulate(
+    game: Game, n_hands: int, seed: int, players: int, stack: int, *, least: bool
+) -> list[list[int]]:
+    """``n_hands`` hands of ``game`` by PokerKit's random policy, each hand's final stacks.
+    A bet or raise goes to a uniform amount between the minimum and the maximum; with
+    ``least`` (stud: PokerKit offers exactly one amount), drawn as PokerKit does over the
+    minimum alone."""
+    rng = random.Random(seed)
     stacks = [stack] * players
     results: list[list[int]] = []
     for _ in range(n_hands):
@@ -122,7 +106,7 @@ def simulate_stud_ours(
                 hand.show()  # PokerKit's automation shows every hand at showdown
                 continue
             kinds = ["fold"] if legal.call > 0 else []
-            kinds.append("bring_in" if legal.bring_in else "check_call")
+            kinds.append("bring_in" if legal.bring_in else "check_call")  # bring_in: stud only
             if legal.min_to is not None:
                 kinds.append("raise")
             kind = rng.choice(kinds)
@@ -133,9 +117,9 @@ def simulate_stud_ours(
             elif kind == "check_call":
                 hand.check_call()
             else:
-                # PokerKit offers exactly one amount; draw as it does, over that one amount
-                assert legal.min_to is not None
-                hand.bet_raise(rng.randint(legal.min_to, legal.min_to))
+                low, high = legal.min_to, legal.min_to if least else legal.max_to
+                assert low is not None and high is not None
+                hand.bet_raise(rng.randint(low, high))
         results.append(hand.stacks)
     return results
 

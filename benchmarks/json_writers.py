@@ -14,8 +14,10 @@ objects:
   see them: only the first way is fair for it).
 
 And a second measure for the larger objects written whole (a hand's record, a view: dicts
-and lists already built): each hand's events as one list, written by the stdlib encoder the
-room uses for them (``wire._encode``), orjson and msgspec.
+and lists already built): each hand's events as one list, written by the stdlib encoder
+(``wire._encode``, which the room keeps for the odd object), orjson, msgspec and pydantic's
+serializer (pydantic-core, what the room's typed messages -- views, records, lobby rows --
+are written with since protocol 3).
 
 The outputs are checked equal as JSON values before timing. Medians of ``--repeats`` runs.
 
@@ -34,6 +36,7 @@ from typing import Any
 
 import msgspec
 import orjson
+from pydantic import TypeAdapter
 
 from pokerroom.core.cards import Card, seeded_deck
 from pokerroom.core.structures import Game
@@ -107,7 +110,9 @@ def main() -> None:
         median = statistics.median(t)
         result[name] = {"ns_per_event": 1e9 * median / len(evs), "vs_room": median / room}
     records = [[event_json(e) for e in hand] for hand in per_hand]
-    whole = {"room": _encode, "orjson": orjson.dumps, "msgspec": msgspec.json.Encoder().encode}
+    pydantic_list = TypeAdapter(list[dict[str, Any]])
+    whole = {"room": _encode, "orjson": orjson.dumps, "msgspec": msgspec.json.Encoder().encode,
+             "pydantic": pydantic_list.dump_json}
     for name, write in whole.items():
         if json.loads(write(records[0])) != json.loads(_encode(records[0])):
             raise SystemExit(f"{name} writes a record differently")

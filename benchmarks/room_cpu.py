@@ -1,15 +1,16 @@
 """The room's own CPU per action, in-process: no network, no WebSocket layer.
 
 A real table ``Worker`` over a real ``Store`` (a temporary SQLite file, or ``--db`` a
-PostgreSQL URL), reached through the in-process ``Bus``; ``--tables`` no-limit 1/2
-tables of 6 seats (pause 0, as ``pokerroom loadtest`` configures them) and 6 in-process fake players per table. A fake player is a
-``Connection`` whose ``send`` turns the message into its JSON text as the real transport
-does, then reads what it needs: on ``your_turn`` it picks a random legal action (the
-bots' ``random`` strategy) and sends its JSON text, with no think time: the text arrives
-in the next turn of the event loop, as a frame would, and goes through what the
-WebSocket handler (gateway/ws.py) does with a frame: ``p.CLIENT.validate_json``, then
-``bus.submit``, one command at a time (the next waits for the table's answer to the
-last). It buys in again when it busts, sits in when sat out, and posts when asked.
+PostgreSQL URL), reached through the in-process ``Bus``; ``--tables`` no-limit 1/2 tables of
+6 seats (pause 0, as ``pokerroom loadtest`` configures them) and 6 in-process fake players
+per table. A fake player is a ``Connection`` whose ``send`` turns the message into its JSON
+text as the real transport does, then reads what it needs: on ``your_turn`` it picks a
+random legal action (the bots' ``random`` strategy) and sends its JSON text, with no think
+time: the text arrives in the next turn of the event loop, as a frame would, and goes
+through what the WebSocket handler (gateway/ws.py) does with a frame:
+``p.CLIENT.validate_json``, then ``bus.submit``, one command at a time (the next waits for
+the table's answer to the last). It buys in again when it busts, sits in when sat out, and
+posts when asked.
 
 It prints actions/s, hands/s and CPU ms per action: ``time.process_time()`` (all the
 process's threads: aiosqlite's too) over the measured window divided by the actions

@@ -18,6 +18,7 @@ from pokerroom.core.hand import Legal
 from pokerroom.core.phh import HandHistory, dumps, loads, replay
 from pokerroom.core.structures import Game
 from pokerroom.sim import play_random_hand, random_action
+from tests.core.helpers import PK_COMMUNITY_CARD
 from tests.oracles.data import shared_phh
 
 DATA = shared_phh()
@@ -193,8 +194,6 @@ def test_simulate_stud_shows_streets_and_cards(capsys: pytest.CaptureFixture[str
 
 
 def test_describe_a_stud_community_card() -> None:
-    from tests.core.test_phh import PK_COMMUNITY_CARD
-
     lines = describe_events(replay(loads(PK_COMMUNITY_CARD)).events)  # stud found from the up cards
     sixth = next(k for k, line in enumerate(lines) if line.startswith("end of sixth street: pot "))
     assert lines[sixth + 1:sixth + 3] == [

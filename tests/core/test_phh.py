@@ -29,6 +29,7 @@ from pokerroom.core.phh import (
     verify,
 )
 from pokerroom.core.structures import Game, Structure
+from tests.core.helpers import PK_COMMUNITY_CARD
 from tests.oracles.data import missing_message, shared_phh
 
 REPO = Path(__file__).resolve().parents[2]
@@ -754,27 +755,6 @@ actions = ['d dh p1 6hAdJs', 'd dh p2 Jc3c4d', 'p2 cbr 1', 'p1 cc', 'p2 sm Jc3c4
   'd dh p1 Qd', 'd dh p2 9h', 'd dh p1 Jh', 'd dh p2 Tc', 'd dh p1 7d', 'd dh p2 As', 'd dh p1 9c',
   'd dh p2 5d', 'p1 sm 6hAdJsQdJh7d9c', 'p2 sm Jc3c4d9hTcAs5d']
 finishing_stacks = [24, 0]
-"""
-# 8 players reach seventh street: stub 1 + 3 burns = 4 cards, one community card (S9, D4, case 43b)
-PK_COMMUNITY_CARD = """variant = 'F7S'
-ante_trimming_status = false
-antes = [1, 1, 1, 1, 1, 1, 1, 1]
-bring_in = 2
-small_bet = 4
-big_bet = 8
-starting_stacks = [26, 146, 12, 13, 170, 76, 23, 27]
-actions = ['d dh p1 Qs3dKs', 'd dh p2 3sQdAd', 'd dh p3 4h7c6s', 'd dh p4 TsKdKc', 'd dh p5 6cQcTh',
-  'd dh p6 Kh2dTc', 'd dh p7 As3c8c', 'd dh p8 4cAcQh', 'p3 cbr 4', 'p4 cbr 8', 'p5 cc', 'p6 cbr 12', 'p7 cc',
-  'p8 cc', 'p1 cbr 16', 'p2 cc', 'p3 cc', 'p4 cc', 'p5 cc', 'p6 cc', 'p7 cc', 'p8 cc', 'd dh p1 2c',
-  'd dh p2 9d', 'd dh p3 6h', 'd dh p4 2h', 'd dh p5 4s', 'd dh p6 8h', 'd dh p7 4d', 'd dh p8 5d', 'p5 cc',
-  'p6 cc', 'p7 cc', 'p8 cc', 'p1 cbr 4', 'p2 cc', 'p5 cbr 8', 'p6 cbr 12', 'p7 cc', 'p8 cc', 'p1 cc', 'p2 cc',
-  'p5 cc', 'd dh p1 5h', 'd dh p2 5c', 'd dh p3 7d', 'd dh p4 Jd', 'd dh p5 Td', 'd dh p6 3h', 'd dh p7 6d',
-  'd dh p8 8d', 'p5 cbr 8', 'p6 cbr 16', 'p2 cc', 'p5 cbr 24', 'p6 cc', 'p2 cc', 'd dh p1 Jc', 'd dh p2 Jh',
-  'd dh p3 7s', 'd dh p4 9c', 'd dh p5 9s', 'd dh p6 8s', 'd dh p7 2s', 'd dh p8 Js', 'p5 cbr 8', 'p6 cc',
-  'p2 cc', 'd db Ah', 'p5 cc', 'p6 cbr 8', 'p2 cc', 'p5 cc', 'p6 sm Kh2dTc8h3h8s', 'p7 sm As3c8c4d6d2s',
-  'p8 sm 4cAcQh5d8dJs', 'p1 sm Qs3dKs2c5hJc', 'p2 sm 3sQdAd9d5cJh', 'p3 sm 4h7c6s6h7d7s',
-  'p4 sm TsKdKc2hJd9c', 'p5 sm 6cQcTh4sTd9s']
-finishing_stacks = [0, 289, 96, 0, 101, 7, 0, 0]
 """
 # 7 players reach seventh street: stub 7 + 3 burns = 10 cards reshuffled, burn, deal (case 43a)
 PK_RESHUFFLE = """variant = 'F7S'

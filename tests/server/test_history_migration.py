@@ -14,28 +14,17 @@ import random
 from typing import Any
 
 import pytest
-from alembic import command
-from alembic.config import Config as AlembicConfig
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import insert, select, update
 
 from pokerroom.core.cards import FULL_DECK
 from pokerroom.gateway.app import hand_for
 from pokerroom.histories import full_history, stored_text
-from pokerroom.store import MIGRATIONS, Store
+from pokerroom.store import Store
 from pokerroom.store.schema import hand_players, hands
+from tests.server.helpers.migrations import upgrade_to
 from tests.server.history_helpers import played_tables, runner_history, views_history
 
 FORMS = ("views", "openings", "no deal", "current", "first cut")
-
-
-def _upgrade_to(revision: str) -> Any:
-    def upgrade(connection: Connection) -> None:
-        config = AlembicConfig()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
-    return upgrade
 
 
 def _with_deal(history: dict[str, Any]) -> dict[str, Any]:
@@ -49,9 +38,7 @@ def _with_deal(history: dict[str, Any]) -> dict[str, Any]:
 
 async def _at_0004(store: Store) -> None:
     async with store.engine.begin() as conn:
-        if store.schema:
-            await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{store.schema}"')
-        await conn.run_sync(_upgrade_to("0004"))
+        await upgrade_to(conn, store, "0004")
 
 
 async def _stored_hands(store: Store, count: int) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from pokerroom.histories import (
     to_pokerstars,
 )
 from pokerroom.sim import random_action
-from tests.server.test_histories import (
+from tests.server.helpers.histories import (
     COUNTS,
     NAMES,
     NOON,
@@ -63,7 +63,7 @@ SIX_MAX = [Game.no_limit(1, 2), Game.pot_limit(1, 2), Game.fixed_limit(2, 4), Ga
 
 def odd_hands() -> Iterator[tuple[str, Hand]]:
     """Hands of the forced bets PHH lacks, all-in protection, 6-max and heads-up deep play,
-    and the scripted hands of test_histories."""
+    and the scripted hands of helpers.histories."""
     yield "scripted holdem", scripted_holdem()
     yield "scripted stud", scripted_stud()
     for seed in range(10):

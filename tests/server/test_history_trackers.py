@@ -42,8 +42,8 @@ from pokerroom.histories import StoredHand, restore, to_phh
 from pokerroom.store import Store
 from pokerroom.table import Table
 from tests.core.helpers import stacked_deck
+from tests.server.helpers.histories import NAMES, random_hands
 from tests.server.history_helpers import played_tables, runner_history
-from tests.server.test_histories import NAMES, random_hands
 
 # one hand in three in summer time (EDT, UTC-4), the rest in winter (EST, UTC-5)
 WINTER = datetime.datetime(2026, 12, 3, 21, 5, 9, tzinfo=datetime.UTC).timestamp()
@@ -266,7 +266,7 @@ def case_32() -> Hand:
 
 def nt_and_ft_exports() -> Iterator[tuple[Hand, str]]:
     """Each NT and FT .phh the players downloaded from the store, then those of the random
-    hands of test_histories (short stacks: all-ins on blinds, side pots, split pots) and
+    hands of helpers.histories (short stacks: all-ins on blinds, side pots, split pots) and
     of case 32, written for every player."""
     for e in holdem():
         if e.hand.game.code in ("NT", "FT"):

@@ -10,13 +10,12 @@ import json
 from pathlib import Path
 
 import pytest
-from alembic import command
-from alembic.config import Config as AlembicConfig
-from sqlalchemy import Connection, inspect, select
+from sqlalchemy import inspect, select
 
-from pokerroom.store import MIGRATIONS, Departure, Store
+from pokerroom.store import Departure, Store
 from pokerroom.store.schema import departures, ledger, protection_uses, reveals
 from tests.server.helpers import Database, audit, rows, with_store
+from tests.server.helpers.migrations import upgrade_to
 
 
 def test_D7_protection_uses_are_kept_and_read_back_by_name_in_order(database: Database) -> None:
@@ -136,24 +135,12 @@ def test_D12_cards_shown_after_the_hand_reach_its_stored_history(database: Datab
     with_store(database, body)
 
 
-def _upgrade_to(revision: str) -> object:
-    def upgrade(connection: Connection) -> None:
-        config = AlembicConfig()
-        config.set_main_option("script_location", str(MIGRATIONS))
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
-    return upgrade
-
-
 def test_migration_0003_upgrades_a_database_of_0002_and_keeps_its_data(database: Database) -> None:
     async def main() -> None:
         store = Store(*database)
         try:
             async with store.engine.begin() as conn:
-                if store.schema:
-                    await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{store.schema}"')
-                await conn.run_sync(_upgrade_to("0002"))  # type: ignore[arg-type]
+                await upgrade_to(conn, store, "0002")
                 names = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
             assert "accounts" in names and not names & {"protection_uses", "departures", "reveals"}
             account = await store.create_account("Old", "h", 700)

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Route, expect
 
 from pokerroom.fairness import commit, root
 from tests.server.helpers import Server
-from tests.server.test_fairness import ATTACKS, HOLDEM, STUD, play, served, stored
+from tests.server.helpers.fairness import ATTACKS, HOLDEM, STUD, play, served, stored
 from tests.web.helpers import Player, play_hand
 
 CHECK = """([history, announced]) => import('/js/fair.js').then(m => m.verifyHand(history, announced))"""

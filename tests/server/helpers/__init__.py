@@ -2,7 +2,12 @@
 ``client`` (the test client on pokerroom.client, the clients of one test), ``players``
 (the crash and bad-input tests' Player bot), ``servers`` (`pokerroom serve` in a
 subprocess, the test room), ``store`` (a Store per test, the ledger audit), ``attacks``
-(floods from raw sockets, and what the room's players felt meanwhile)."""
+(floods from raw sockets, and what the room's players felt meanwhile).
+
+``histories`` (the history tests' random and scripted hands) and ``fairness`` (hands dealt,
+stored and served as the server does, and the attacks on the proof of a deal) are imported
+by their module names, not from here: importing ``fairness`` deals the attacks' hands, and
+both name a ``NOON`` of their own (``fairness.passive`` is not ``players.passive``)."""
 
 from tests.server.helpers.attacks import (
     BLOCKED,

@@ -43,15 +43,7 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     if len(board) > 5:
         raise PHHError(f"the file deals {len(board)} board cards: hold'em has 5")
     if unknown:  # a hand shown (at the showdown or after the hand, D12) reveals unknown hole cards
-        for i, a in enumerate(acts):
-            if a.verb == "sm" and a.cards and a.actor is not None:
-                dealt = holes[a.actor]
-                for k, c in enumerate(a.cards):
-                    if c is not None and c not in dealt and None in dealt:
-                        if c in seen:
-                            raise _twice(i, a, c, seen[c])
-                        seen[c] = i
-                        dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
+        _reveal_shown(acts, holes, seen)
     # burns, unknown cards and undealt board cards: the first cards the file does not use
     deck: list[Card] = []
     filled: set[Card] = set()
@@ -83,6 +75,20 @@ def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Ca
         else:
             seen[c] = i
     return unknown
+
+
+def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: dict[Card, int]) -> None:
+    """Fill the unknown ('??') cards of the players that 'sm' lines show: a shown card
+    goes to its own position if that card is unknown, else to the player's first unknown."""
+    for i, a in enumerate(acts):
+        if a.verb == "sm" and a.cards and a.actor is not None:
+            dealt = holes[a.actor]
+            for k, c in enumerate(a.cards):
+                if c is not None and c not in dealt and None in dealt:
+                    if c in seen:
+                        raise _twice(i, a, c, seen[c])
+                    seen[c] = i
+                    dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
 
 
 def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
@@ -155,15 +161,7 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
             raise PHHError(f"p{p + 1} is dealt {len(dealt_to)} cards on third street: stud needs 3 "
                            "(two down, one up)")
     if unknown:  # a hand shown at the showdown reveals unknown cards, in dealing order
-        for i, a in enumerate(acts):
-            if a.verb == "sm" and a.cards and a.actor is not None:
-                dealt = holes[a.actor]
-                for k, c in enumerate(a.cards):
-                    if c is not None and c not in dealt and None in dealt:
-                        if c in seen:
-                            raise _twice(i, a, c, seen[c])
-                        seen[c] = i
-                        dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
+        _reveal_shown(acts, holes, seen)
     order: list[Card | None] = [holes[p][r] for r in range(3) for p in range(n)]
     burns: list[int] = []  # where the burns go in ``order``
     later: _Later = []

@@ -219,12 +219,17 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
             elif verb == "sm":
                 started = True
                 _show_or_muck(hand, a, by_file, i)
-        except IllegalAction as illegal:
-            turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
-            raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
-        except PHHError as error:
-            raise ReplayError(i, a.text, str(error)) from None
+        except (IllegalAction, PHHError) as error:
+            raise _refused(i, a, hand, error) from None
     return _finish(hand, filled, by_file), by_file
+
+
+def _refused(i: int, a: Action, hand: Hand, error: IllegalAction | PHHError) -> ReplayError:
+    """The engine's refusal of ``actions[i]``, or our check's error about it, as a ReplayError."""
+    if isinstance(error, IllegalAction):
+        turn = f" (p{(hand.actor or 0) + 1} is to act)" if error.code == "not_your_turn" else ""
+        return ReplayError(i, a.text, f"{error}{turn}", error.code)
+    return ReplayError(i, a.text, str(error))
 
 
 def _check_known(hand: Hand, filled: set[Card], by_file: _ByFile) -> None:
@@ -293,11 +298,8 @@ def _replay_stud(hh: HandHistory, game: Game, acts: list[Action]) -> tuple[Hand,
                 board_seen += 1
             elif verb == "sm":
                 _show_or_muck(hand, a, by_file, i)
-        except IllegalAction as illegal:
-            turn = f" (p{(hand.actor or 0) + 1} is to act)" if illegal.code == "not_your_turn" else ""
-            raise ReplayError(i, a.text, f"{illegal}{turn}", illegal.code) from None
-        except PHHError as error:
-            raise ReplayError(i, a.text, str(error)) from None
+        except (IllegalAction, PHHError) as error:
+            raise _refused(i, a, hand, error) from None
     return _finish(hand, filled, by_file), by_file
 
 
