@@ -160,7 +160,7 @@ def test_a_gap_in_event_versions_asks_for_a_snapshot(browser: Browser, room: Ser
     try:
         p.register()
         p.page.click("#lobby-rows tr[data-table='FL'] button[data-action=watch]")
-        until(p, "pokerroom.room.table('FL')?.version !== null")
+        until(p, "(pokerroom.room.table('FL')?.version ?? null) !== null")  # its snapshot came
         seen = p.page.evaluate("""() => {
             const room = pokerroom.room;
             const ts = room.table('FL');
