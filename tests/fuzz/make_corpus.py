@@ -24,7 +24,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from pokerroom import websocket as ws  # noqa: E402
 from pokerroom.core.cards import FULL_DECK  # noqa: E402
 from pokerroom.histories import full_history, stored_text  # noqa: E402
-from tests.server.history_helpers import played_tables, runner_history  # noqa: E402
+from tests.server.helpers.tables import played_tables, runner_history  # noqa: E402
 
 MASK = b"\x37\xfa\x21\x3d"
 KEY = "dGhlIHNhbXBsZSBub25jZQ=="  # the key fuzz_handshake's client sends

@@ -22,7 +22,7 @@ from pokerroom.histories import full_history, stored_text
 from pokerroom.store import Store
 from pokerroom.store.schema import hand_players, hands
 from tests.server.helpers.migrations import upgrade_to
-from tests.server.history_helpers import played_tables, runner_history, views_history
+from tests.server.helpers.tables import played_tables, runner_history, views_history
 
 FORMS = ("views", "openings", "no deal", "current", "first cut")
 

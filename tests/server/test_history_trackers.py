@@ -43,7 +43,7 @@ from pokerroom.store import Store
 from pokerroom.table import Table
 from tests.core.helpers import stacked_deck
 from tests.server.helpers.histories import NAMES, random_hands
-from tests.server.history_helpers import played_tables, runner_history
+from tests.server.helpers.tables import played_tables, runner_history
 
 # one hand in three in summer time (EDT, UTC-4), the rest in winter (EST, UTC-5)
 WINTER = datetime.datetime(2026, 12, 3, 21, 5, 9, tzinfo=datetime.UTC).timestamp()
@@ -65,7 +65,7 @@ class Export:
 
 @cache
 def exports() -> list[Export]:
-    """Hands played at the six tables of history_helpers.GAMES, stored through the journal
+    """Hands played at the six tables of helpers.tables.GAMES, stored through the journal
     of a SQLite Store (its hand ids), and each player's downloads of each."""
     return asyncio.run(_exports())
 

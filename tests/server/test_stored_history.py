@@ -24,7 +24,7 @@ from pokerroom.table import PLAYING, Stage, Table, TableConfig
 from pokerroom.table.record import record_hand
 from pokerroom.wire import _encode, event_item, event_json, jsonable, record_json, your_turn_text
 from pokerroom.worker.runner import TableRunner, secure_deck
-from tests.server.history_helpers import GAMES, decide, played_tables, runner_history
+from tests.server.helpers.tables import GAMES, decide, played_tables, runner_history
 
 
 @pytest.mark.parametrize("seed", [1, 2])

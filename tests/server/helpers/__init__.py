@@ -4,10 +4,12 @@
 subprocess, the test room), ``store`` (a Store per test, the ledger audit), ``attacks``
 (floods from raw sockets, and what the room's players felt meanwhile).
 
-``histories`` (the history tests' random and scripted hands) and ``fairness`` (hands dealt,
-stored and served as the server does, and the attacks on the proof of a deal) are imported
-by their module names, not from here: importing ``fairness`` deals the attacks' hands, and
-both name a ``NOON`` of their own (``fairness.passive`` is not ``players.passive``)."""
+``histories`` (the history tests' random and scripted hands), ``tables`` (hands played at
+tables and the histories the runner stores of them, now and in older forms), ``fairness``
+(hands dealt, stored and served as the server does, and the attacks on the proof of a
+deal) and ``migrations`` (a database brought to a given revision) are imported by their
+module names, not from here: importing ``fairness`` deals the attacks' hands, and they name
+a ``NOON`` and a ``GAMES`` of their own (``fairness.passive`` is not ``players.passive``)."""
 
 from tests.server.helpers.attacks import (
     BLOCKED,
