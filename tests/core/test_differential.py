@@ -73,6 +73,8 @@ from pokerroom.core.events import Acted, Event, PotAwarded
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.pots import split
 from pokerroom.core.structures import Game
+from tests.oracles.differential import Mismatch, assert_chunk
+from tests.oracles.differential import play_chunk as play_seeded_chunk
 from tests.oracles.pokerkit import DECK, PKHand, deal_from_deck
 
 CHUNKS = 24
@@ -573,13 +575,6 @@ def explain_raise_ranges(
 # ----------------------------------------------------------- playing a hand in both
 
 
-class Mismatch(AssertionError):
-    """Our engine and PokerKit differ where no documented disagreement explains it."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
 
 @dataclass
 class Stats:
@@ -699,15 +694,7 @@ def play_chunk(seed: int, hands: int, straddles: bool = False) -> tuple[Stats, d
     """``hands`` random hands from one seed: the statistics and the mismatches by kind
     (``straddles``: every hand has a straddle, D10)."""
     rng = random.Random(f"differential-{'straddles-' if straddles else ''}{seed}")
-    stats = Stats()
-    failures: dict[str, list[str]] = {}
-    for k in range(hands):
-        setup = random_setup(rng, straddles)
-        try:
-            play_hand(rng, setup, stats)
-        except Mismatch as exc:
-            failures.setdefault(exc.kind, []).append(f"seed {seed} hand {k}: {exc}")
-    return stats, failures
+    return play_seeded_chunk(seed, hands, rng, Stats(), lambda r: random_setup(r, straddles), play_hand)
 
 
 def test_chunks_add_up_to_enough_hands() -> None:
@@ -720,12 +707,7 @@ def test_differential_against_pokerkit(seed: int) -> None:
     start = time.perf_counter()
     stats, failures = play_chunk(seed, HANDS_PER_CHUNK)
     print(f"chunk {seed}: {stats} in {time.perf_counter() - start:.2f} s")
-    assert not failures, (
-        "mismatches: " + ", ".join(f"{kind} x{len(found)}" for kind, found in failures.items())
-        + "; the first of each kind:\n" + "\n".join(found[0] for found in failures.values())
-    )
-    assert stats.hands == HANDS_PER_CHUNK
-    assert stats.compared_to_end >= MIN_COMPARED_TO_END * stats.hands, stats
+    assert_chunk(stats, failures, HANDS_PER_CHUNK, MIN_COMPARED_TO_END)
 
 
 @pytest.mark.slow

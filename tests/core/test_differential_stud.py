@@ -73,6 +73,8 @@ from pokerroom.core.evaluator import evaluate_ints
 from pokerroom.core.events import Acted, BoardDealt, Event, HoleDealt, PotAwarded, Reshuffled
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.structures import Game
+from tests.oracles.differential import Mismatch, assert_chunk
+from tests.oracles.differential import play_chunk as play_seeded_chunk
 from tests.oracles.pokerkit import DECK, PKStudHand, StudDealMismatch
 
 CHUNKS = 24
@@ -477,13 +479,6 @@ class Round:
 # ----------------------------------------------------------- playing a hand in both
 
 
-class Mismatch(AssertionError):
-    """Our engine and PokerKit differ where no documented disagreement explains it."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
 
 @dataclass
 class Stats:
@@ -727,15 +722,7 @@ def play_hand(rng: random.Random, setup: Setup, stats: Stats) -> None:
 def play_chunk(seed: int, hands: int) -> tuple[Stats, dict[str, list[str]]]:
     """``hands`` random stud hands from one seed: the statistics and the mismatches by kind."""
     rng = random.Random(f"differential-stud-{seed}")
-    stats = Stats()
-    failures: dict[str, list[str]] = {}
-    for k in range(hands):
-        setup = random_setup(rng)
-        try:
-            play_hand(rng, setup, stats)
-        except Mismatch as exc:
-            failures.setdefault(exc.kind, []).append(f"seed {seed} hand {k}: {exc}")
-    return stats, failures
+    return play_seeded_chunk(seed, hands, rng, Stats(), random_setup, play_hand)
 
 
 def test_chunks_add_up_to_enough_hands() -> None:
@@ -748,9 +735,4 @@ def test_differential_stud_against_pokerkit(seed: int) -> None:
     start = time.perf_counter()
     stats, failures = play_chunk(seed, HANDS_PER_CHUNK)
     print(f"chunk {seed}: {stats} in {time.perf_counter() - start:.2f} s")
-    assert not failures, (
-        "mismatches: " + ", ".join(f"{kind} x{len(found)}" for kind, found in failures.items())
-        + "; the first of each kind:\n" + "\n".join(found[0] for found in failures.values())
-    )
-    assert stats.hands == HANDS_PER_CHUNK
-    assert stats.compared_to_end >= MIN_COMPARED_TO_END * stats.hands, stats
+    assert_chunk(stats, failures, HANDS_PER_CHUNK, MIN_COMPARED_TO_END)
