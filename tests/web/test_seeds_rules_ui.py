@@ -274,7 +274,8 @@ def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
         # the next one does nothing: his clock runs out with chips in the pot -> all-in protected
         sleeper = next(p for p in others if p is not first)
         sleeper_seat = seat_of(dave, "Straddle", sleeper.name)
-        expect(sleeper.table("Straddle").locator(".turn-area button.act").first).to_be_visible()
+        # (its turn comes after the raise went round: 15 s, as below, for a loaded machine)
+        expect(sleeper.table("Straddle").locator(".turn-area button.act").first).to_be_visible(timeout=15_000)
         tag = straddler.table("Straddle").locator(f".seat[data-seat='{sleeper_seat}'] .tag")
         expect(tag).to_have_text(
             "Олл-ин (защита)" if straddler is fyodor else "All-in (protected)", timeout=15_000
