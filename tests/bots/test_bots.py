@@ -10,6 +10,7 @@ import httpx
 
 from pokerroom.bots import Tally, Turn, crowd, strategy
 from pokerroom.bots.strategies import preflop_tier
+from pokerroom.outbound import Legal
 from pokerroom.store import Store
 from tests.rooms import FL24, NL12, PL12, STUD, room, table
 from tests.server.helpers import Server
@@ -75,8 +76,8 @@ def test_bots_play_every_game_through_the_server(tmp_path):
     assert t["balances"] + t["seats"] == t["granted"] == 20 * 10_000 and t["ledger_sum"] == 0
 
 
-def _turn(**kw: object) -> Turn:
-    legal = {
+def _turn(legal: dict[str, object] | None = None, **kw: object) -> Turn:
+    fields: dict[str, object] = {
         "player": 0,
         "fold": True,
         "check": False,
@@ -86,10 +87,10 @@ def _turn(**kw: object) -> Turn:
         "show": False,
         "muck": False,
         "bring_in": 0,
+        **(legal or {}),
     }
-    legal.update(kw.pop("legal", {}))  # type: ignore[arg-type]
     base = dict(
-        legal=legal,
+        legal=Legal.model_validate(fields),  # the protocol's model, as Turn.from_message passes it
         game="NT",
         street="preflop",
         cards=("As", "Ah"),

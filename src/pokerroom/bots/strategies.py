@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pokerroom.core.cards import parse_cards
 from pokerroom.core.evaluator import evaluate_ints
+from pokerroom.outbound import Legal
 from pokerroom.protocol import YourTurn
 
 Action = Literal["fold", "check", "call", "bet", "raise", "bring_in", "complete", "show", "muck"]  # Act's
@@ -27,9 +28,10 @@ RANKS = "23456789TJQKA"
 
 @dataclass(frozen=True)
 class Turn:
-    """The your_turn message, as a strategy sees it."""
+    """The your_turn message, as a strategy sees it (``legal`` is the message's own typed
+    model, read by attribute)."""
 
-    legal: dict[str, Any]
+    legal: Legal
     game: str
     street: str
     cards: tuple[str, ...]
@@ -43,7 +45,7 @@ class Turn:
     @classmethod
     def from_message(cls, m: YourTurn) -> Turn:
         return cls(
-            legal=m.legal.model_dump(),
+            legal=m.legal,
             game=m.game,
             street=m.street,
             cards=tuple(c for c in m.cards if c),
@@ -56,12 +58,20 @@ class Turn:
         )
 
 
-def _passive(legal: dict[str, Any]) -> Decision:
-    if legal.get("show"):
+def _bet_range(legal: Legal) -> tuple[int, int] | None:
+    """The legal totals of a bet or raise, None when neither is allowed (``min_to`` and
+    ``max_to`` are None together: core.legal.Legal)."""
+    if legal.min_to is None or legal.max_to is None:
+        return None
+    return legal.min_to, legal.max_to
+
+
+def _passive(legal: Legal) -> Decision:
+    if legal.show:
         return "show", None
-    if legal.get("bring_in"):
+    if legal.bring_in:
         return "bring_in", None
-    if legal.get("check"):
+    if legal.check:
         return "check", None
     return "call", None
 
@@ -76,14 +86,18 @@ class Strategy:
         raise NotImplementedError
 
     @staticmethod
-    def raise_to(legal: dict[str, Any], target: int, fixed: bool = False) -> Decision:
+    def raise_to(legal: Legal, target: int, fixed: bool = False) -> Decision:
         """A bet or raise to about ``target`` within the legal range; in fixed limit one of
-        the two legal amounts (the full bet, or all in for less)."""
-        low, high = legal["min_to"], legal["max_to"]
+        the two legal amounts (the full bet, or all in for less). ValueError when no bet or
+        raise is legal."""
+        span = _bet_range(legal)
+        if span is None:
+            raise ValueError("no bet or raise is legal now")
+        low, high = span
         amount = max(low, min(high, target))
         if fixed and amount not in (low, high):
             amount = low
-        return ("bet" if legal.get("check") else "raise"), amount
+        return ("bet" if legal.check else "raise"), amount
 
 
 class RandomBot(Strategy):
@@ -91,22 +105,23 @@ class RandomBot(Strategy):
 
     def decide(self, turn: Turn) -> Decision:
         legal, rng = turn.legal, self.rng
-        if legal.get("show") or legal.get("muck"):
-            return ("muck", None) if legal.get("muck") and rng.random() < 0.5 else ("show", None)
+        if legal.show or legal.muck:
+            return ("muck", None) if legal.muck and rng.random() < 0.5 else ("show", None)
         choices: list[Decision] = []
-        if legal.get("fold"):
+        if legal.fold:
             choices.append(("fold", None))
-        if legal.get("bring_in"):
+        if legal.bring_in:
             choices.append(("bring_in", None))
-        elif legal.get("check"):
+        elif legal.check:
             choices.append(("check", None))
         else:
             choices.append(("call", None))
-        if legal.get("min_to") is not None:
-            low, high = legal["min_to"], legal["max_to"]
+        span = _bet_range(legal)
+        if span is not None:
+            low, high = span
             fixed = turn.game in ("FT", "F7S")  # fixed limit: exactly one of the two amounts
             amount = rng.choice([low, high] if fixed else [low, high, rng.randint(low, high)])
-            verb: Action = "complete" if legal.get("bring_in") else "bet" if legal.get("check") else "raise"
+            verb: Action = "complete" if legal.bring_in else "bet" if legal.check else "raise"
             choices.append((verb, amount))
         return rng.choice(choices)
 
@@ -148,15 +163,15 @@ class SolidBot(Strategy):
 
     def decide(self, turn: Turn) -> Decision:
         legal = turn.legal
-        if legal.get("show") or legal.get("muck"):
+        if legal.show or legal.muck:
             return "show", None  # cards speak: the server mucks beaten hands by itself
         if turn.game == "F7S":
             return self._stud(turn)
         if not turn.board:
             return self._preflop(turn)
         eq = self._equity(turn)
-        call = int(legal.get("call", 0))
-        can_raise = legal.get("min_to") is not None
+        call = legal.call
+        can_raise = legal.min_to is not None
         if can_raise and eq > 0.62:
             return self.raise_to(legal, turn.pot * 2 // 3 + call, self._fixed(turn))
         if call == 0:
@@ -171,15 +186,15 @@ class SolidBot(Strategy):
     def _preflop(self, turn: Turn) -> Decision:
         legal = turn.legal
         tier = preflop_tier(turn.cards)
-        call = int(legal.get("call", 0))
-        can_raise = legal.get("min_to") is not None
+        call = legal.call
+        can_raise = legal.min_to is not None
         if tier == 0 and can_raise:
             return self.raise_to(legal, 3 * max(call, 2) + turn.pot // 2, self._fixed(turn))
         if tier <= 1 and call <= max(turn.stack // 10, 4 * max(call, 1) if tier == 0 else 0) + turn.pot:
-            return ("check", None) if legal.get("check") else ("call", None)
+            return ("check", None) if legal.check else ("call", None)
         if tier == 2 and call <= turn.pot // 2 + 2:
-            return ("check", None) if legal.get("check") else ("call", None)
-        return ("check", None) if legal.get("check") else ("fold", None)
+            return ("check", None) if legal.check else ("call", None)
+        return ("check", None) if legal.check else ("fold", None)
 
     def _equity(self, turn: Turn) -> float:
         opponents = max(1, min(turn.players - 1, 8))
@@ -192,7 +207,7 @@ class SolidBot(Strategy):
 
     def _stud(self, turn: Turn) -> Decision:
         legal = turn.legal
-        if legal.get("bring_in"):
+        if legal.bring_in:
             return "bring_in", None
         ranks = [c[0] for c in turn.cards]
         counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
@@ -200,12 +215,11 @@ class SolidBot(Strategy):
         pair = counts[0] >= 2
         suits = [c[1] for c in turn.cards]
         drawing = max(suits.count(s) for s in set(suits)) >= len(turn.cards) - 1 and len(turn.cards) <= 5
-        can_raise = legal.get("min_to") is not None
-        if made and can_raise:
-            return self.raise_to(legal, legal["min_to"], fixed=True)
-        if legal.get("check"):
+        if made and legal.min_to is not None:
+            return self.raise_to(legal, legal.min_to, fixed=True)
+        if legal.check:
             return "check", None
-        call = int(legal.get("call", 0))
+        call = legal.call
         if pair or drawing or call * 5 <= turn.pot:
             return "call", None
         return "fold", None
