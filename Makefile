@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz clean
+.PHONY: run test lint bench fuzz clean cluster
 
 # The hot core modules are compiled with mypyc (setup.py) from the same source; the
 # install is redone when they change. POKERROOM_PURE=1 builds and runs pure Python.
@@ -33,7 +33,14 @@ $(CHROMIUM):
 	command -v apt-get >/dev/null || { echo "chromium is needed at $(CHROMIUM)"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-test: lint $(CHROMIUM)
+# The cluster tests and `make cluster` start private NATS servers: Debian's nats-server.
+NATS_SERVER := /usr/sbin/nats-server
+
+$(NATS_SERVER):
+	command -v apt-get >/dev/null || { echo "nats-server is needed at $(NATS_SERVER)"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server
+
+test: lint $(CHROMIUM) $(NATS_SERVER)
 	@# the compiled core must have been built (a fresh clone once fell back to pure Python unnoticed)
 	$(BIN)/python -c 'import pokerroom.core as c, sys; print("core modules:", c.MODE); sys.exit(c.MODE != "compiled")'
 	$(BIN)/python -m pytest -q -n 2
@@ -53,6 +60,15 @@ fuzz: $(STAMP)
 			-timeout=10 -rss_limit_mb=1024 -print_final_stats=1 \
 			-artifact_prefix=$${TMPDIR:-/tmp}/pokerroom-fuzz-$$t- || exit 1; \
 	done
+
+# A room spread over processes on this machine (docs/deploy.md): a private nats-server on a
+# free port, two workers and two gateways on the local PostgreSQL (database test, schema
+# $(CLUSTER_SCHEMA)), bots at the tables; prints the gateways' URLs. Ctrl-C stops it all.
+CLUSTER_DB ?= postgresql://postgres@127.0.0.1:5432/test
+CLUSTER_SCHEMA ?= cluster
+cluster: $(STAMP) $(NATS_SERVER)
+	$(BIN)/python -m pokerroom.cli cluster --db $(CLUSTER_DB) --schema $(CLUSTER_SCHEMA) \
+		--workers $${WORKERS:-2} --gateways $${GATEWAYS:-2} --bots $${BOTS:-12}
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -357,6 +357,14 @@ class ChatLine(_Data):
     text: str
 
 
+class HandVoided(_Data):
+    """Hand ``number`` was cut short when its server stopped: void, every stack as before it."""
+
+    type: Literal["HandVoided"] = "HandVoided"
+    number: int
+    players: int
+
+
 # the hand's events, as a previous-hand record keeps them
 RecordEvent = Annotated[
     Posted | HoleDealt | BoardDealt | Acted | UncalledReturned | Reshuffled | StreetEnded | Shown
@@ -368,7 +376,7 @@ Event = Annotated[
     Posted | HoleDealt | BoardDealt | Acted | UncalledReturned | Reshuffled | StreetEnded | Shown
     | Mucked | PotAwarded | Seated | ChipsAdded | Left | SatOut | SatIn | BlindMissed | PostRequested
     | GameChanged | HandStarted | TurnStarted | TimedOut | CardsRevealed | HandFinished
-    | DeckCommitted | DeckSeeded | ChatLine,
+    | DeckCommitted | DeckSeeded | ChatLine | HandVoided,
     Field(discriminator="type"),
 ]
 

@@ -199,6 +199,9 @@ ERROR_CODES: dict[str, str] = {
     "login_required": "a command that needs a player",
     "unknown_table": "no table of that name",
     "table_paused": "the table waits for its database",
+    "table_moving": "the table is moving to another server",
+    "table_unavailable": "no server took the table in time",
+    "fenced": "the table's server lost it to another mid-write",
     "bad_json": "an HTTP body that is not JSON",
     "bad_content_type": "an HTTP body that is not application/json",
     "cross_site": "a request from another site",
@@ -371,6 +374,16 @@ class TableResumed(_Message):
     paused_for: float
 
 
+class TableMoving(_Message):
+    """The table is between servers (its old one stopped, another is taking it over): the
+    command is tried again for ``retry_for`` seconds at most, then refused
+    ('table_unavailable')."""
+
+    type: Literal["table_moving"] = "table_moving"
+    table: str
+    retry_for: float
+
+
 ServerMessage = Annotated[
     Welcome
     | Ok
@@ -383,7 +396,8 @@ ServerMessage = Annotated[
     | ChatMessage
     | Pong
     | TablePaused
-    | TableResumed,
+    | TableResumed
+    | TableMoving,
     Field(discriminator="type"),
 ]
 SERVER = TypeAdapter(ServerMessage)

@@ -22,14 +22,14 @@ from pokerroom.table import record, view
 from pokerroom.table.config import GameInfo
 from pokerroom.table.seating import Options
 from pokerroom.wire import WIRE_NAMES, event_item, event_json, record_model, wire_event, wire_name
-from pokerroom.worker.runner import ChatLine, DeckCommitted, DeckSeeded
+from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, HandVoided
 from tests.core.helpers import check_down, deal, show_all
 
 
 def test_every_event_has_a_wire_name_and_the_names_are_the_protocols():
     plain = (tables.HandStarted, tables.GameChanged)  # sent only with their game as data
     table_events = [c for c in typing.get_args(tables.TableEvent) if c not in plain]
-    classes = [*typing.get_args(core.Event), *table_events, DeckCommitted, DeckSeeded, ChatLine,
+    classes = [*typing.get_args(core.Event), *table_events, DeckCommitted, DeckSeeded, ChatLine, HandVoided,
                view.HandStartedInfo, view.GameChangedInfo]
     names = {c: wire_name(c) for c in classes}
     assert names[core.HoleDealt] == "HoleDealt" and names[view.HandStartedInfo] == "HandStarted"

@@ -167,6 +167,9 @@ def test_D7_two_protections_across_two_tables_then_his_timeouts_fold_also_after_
         finally:
             await bots.stop()
 
+        for c in (ann, bob, cid):  # seats outlive a restart (issue 18): up first, to sit down again after it
+            for t in (ONE, TWO):
+                await c.request({"type": "leave", "table": t})
         await restart(server, ann, bob, cid)
         try:
             bots.start(bob, ONE, aggressive)
@@ -295,14 +298,18 @@ def test_D13_ratholing_is_refused_across_a_restart_and_the_buy_in_endpoint_says_
         assert (await rat.leave(ONE))["stack"] == 150
         assert (await rat.sit(TWO, 2, 180))["type"] == "ok"
         await restart(server, rat)
-        assert await rat.balance() == 10_000  # Two's 180 came back at the restart
+        assert await rat.balance() == 10_000 - 180  # still seated at Two with his 180 (issue 18)
+        assert (await rat.request({"type": "subscribe", "table": TWO}))["type"] == "ok"
+        assert (await rat.leave(TWO))["stack"] == 180
+        assert await rat.balance() == 10_000
 
         one = await buy_in(rat, ONE)
         assert (one["min"], one["max"]) == (150, 200)
         assert one["rathole"]["stack"] == 150
         assert before - 1 <= one["rathole"]["left_at"] <= time.time()
         assert one["rathole"]["until"] == one["rathole"]["left_at"] + 3600
-        assert await buy_in(rat, TWO) == {"min": 40, "max": 200, "rathole": None}
+        two = await buy_in(rat, TWO)  # he left Two with 180 just now
+        assert (two["min"], two["max"], two["rathole"]["stack"]) == (180, 200, 180)
 
         for low in (40, 100, 149):
             refused = await rat.sit(ONE, 1, low)
@@ -312,7 +319,7 @@ def test_D13_ratholing_is_refused_across_a_restart_and_the_buy_in_endpoint_says_
         assert await rat.balance() == 10_000
         assert (await rat.sit(ONE, 1, 150))["type"] == "ok"
         assert await rat.balance() == 10_000 - 150
-        assert (await rat.sit(TWO, 2, 40))["type"] == "ok"
+        assert (await rat.sit(TWO, 2, 180))["type"] == "ok"
 
         async with httpx.AsyncClient(base_url=server.http) as nobody:
             anonymous = await nobody.get(f"/api/tables/{quote(ONE, safe='')}/buy-in")

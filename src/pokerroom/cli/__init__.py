@@ -32,7 +32,22 @@ import os
 import sys
 from collections.abc import Callable
 
-from pokerroom.cli import audit, bench, bots, equity, loadtest, replay, schema, serve, simulate, verify
+from pokerroom.cli import (
+    audit,
+    bench,
+    bots,
+    cluster,
+    equity,
+    gateway,
+    loadtest,
+    replay,
+    schema,
+    serve,
+    simulate,
+    status,
+    verify,
+    worker,
+)
 from pokerroom.cli.args import Handler, Subparsers
 
 COMMANDS: dict[str, Callable[[Subparsers], None]] = {
@@ -42,6 +57,10 @@ COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "equity": equity.add,
     "bots": bots.add,
     "serve": serve.add,
+    "gateway": gateway.add,
+    "worker": worker.add,
+    "status": status.add,
+    "cluster": cluster.add,
     "schema": schema.add,
     "loadtest": loadtest.add,
     "audit": audit.add,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+from typing import Any
 
 from pokerroom.cli.args import Subparsers, check_database, int_in, tune_gc
 
@@ -14,19 +15,27 @@ def add(sub: Subparsers) -> None:
         "serve", help="run the poker room server",
         description="Run the room: HTTP and WebSocket on HOST:PORT, the tables of the config file "
         "(TOML; a default room without one), accounts and hands in the database (an SQLite file by "
-        "default, created on first start; postgresql://... for PostgreSQL). Migrations run on start.",
+        "default, created on first start; postgresql://... for PostgreSQL). Migrations run on start. "
+        "Both roles of the room in one process (a gateway and a worker over an in-process bus); "
+        "seats are kept across a restart.",
     )
+    add_gateway_options(p)
+    p.add_argument("--bots", type=int_in(0), default=0, metavar="N",
+                   help="also start N bots in this process, playing through the WebSocket like people; "
+                   "they leave seats free at every table (0)")
+    p.add_argument("--think", type=float, default=1.5, metavar="SECONDS",
+                   help="the bots' average think time per action (1.5)")
+    p.set_defaults(func=_serve, parser=p)
+
+
+def add_gateway_options(p: argparse.ArgumentParser) -> None:
+    """What ``serve`` and ``gateway`` share: where to listen, the database, the limits."""
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int_in(0, 65535), default=8000, help="port (8000)")
     p.add_argument("--db", default=None, metavar="URL",
                    help="database URL (sqlite:///pokerroom.db, or $POKERROOM_DATABASE_URL)")
     p.add_argument("--schema", default=None, help="PostgreSQL schema for the room's tables (public)")
     p.add_argument("--config", default=None, metavar="FILE", help="room config, TOML (the default room)")
-    p.add_argument("--bots", type=int_in(0), default=0, metavar="N",
-                   help="also start N bots in this process, playing through the WebSocket like people; "
-                   "they leave seats free at every table (0)")
-    p.add_argument("--think", type=float, default=1.5, metavar="SECONDS",
-                   help="the bots' average think time per action (1.5)")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                    help="a reverse proxy (address or network) whose X-Forwarded-For and X-Forwarded-Proto "
                    "are believed; repeatable (none: every client is its peer address)")
@@ -40,13 +49,11 @@ def add(sub: Subparsers) -> None:
                    help="of those, not logged in (8)")
     p.add_argument("--http-per-address", type=int_in(1), default=64, metavar="N",
                    help="open HTTP connections per peer address, a trusted proxy's not counted (64)")
-    p.set_defaults(func=_serve, parser=p)
 
 
-
-
-def _serve(args: argparse.Namespace) -> int:
-    tune_gc()
+def config_and_database(args: argparse.Namespace) -> tuple[Any, str]:
+    """(config, database URL) from ``--config`` and ``--db``, the database migrated; a bad
+    one ends the program with its message (serve, gateway, worker)."""
     from pokerroom.config import ConfigError, load_room
     from pokerroom.store import StoreError, database_url
 
@@ -61,6 +68,13 @@ def _serve(args: argparse.Namespace) -> int:
     problem = check_database(database, args.schema)
     if problem:
         args.parser.error(problem)
+    return config, database
+
+
+def room_setup(args: argparse.Namespace, bots: int = 0) -> tuple[Any, str, Any]:
+    """(config, database URL, limits) from the shared options, the database migrated;
+    a bad option or an unusable database ends the program with its message."""
+    config, database = config_and_database(args)
     from pokerroom.gateway.limits import Limits, network
 
     for proxy in args.trusted_proxy:
@@ -71,24 +85,31 @@ def _serve(args: argparse.Namespace) -> int:
     # in-process bots connect (and on a fresh database register) from this machine's own
     # address: its caps make room for them
     limits = Limits(
-        max_connections=args.max_connections + args.bots,
-        sockets_per_address=args.sockets_per_address + args.bots,
+        max_connections=args.max_connections + bots,
+        sockets_per_address=args.sockets_per_address + bots,
         anonymous_per_address=args.anonymous_per_address,
-        http_per_address=args.http_per_address + args.bots,
+        http_per_address=args.http_per_address + bots,
         trusted_proxies=tuple(args.trusted_proxy),
         https=args.https,
     )
-    if args.bots:
+    if bots:
         import dataclasses
 
-        config = dataclasses.replace(config, registrations_per_hour=config.registrations_per_hour + args.bots)
+        config = dataclasses.replace(config, registrations_per_hour=config.registrations_per_hour + bots)
+    return config, database, limits
+
+
+def _serve(args: argparse.Namespace) -> int:
+    tune_gc()
+    config, database, limits = room_setup(args, args.bots)
     import asyncio
 
     import uvicorn
 
+    from pokerroom.bus.local import in_process
     from pokerroom.gateway.app import create_app, server_config
 
-    app = create_app(config, database, args.schema, limits)
+    app = create_app(config, database, args.schema, limits, tables=in_process)
     server = uvicorn.Server(server_config(app, args.host, args.port))
     if not args.bots:
         with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: uvicorn has shut down cleanly

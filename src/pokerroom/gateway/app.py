@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 
-from pokerroom.bus import Bus
+from pokerroom.bus.gateway import Router
 from pokerroom.config import RoomConfig
 from pokerroom.gateway.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
 from pokerroom.gateway.gate import Gate
@@ -36,7 +36,6 @@ from pokerroom.histories import stored_text
 from pokerroom.store import Account, Store
 from pokerroom.table.view import info_of
 from pokerroom.wire import jsonable
-from pokerroom.worker.room import Worker
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -75,19 +74,26 @@ def _body_spec(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
     return {"requestBody": {"required": required, "content": {"application/json": {"schema": schema}}}}
 
 
+# What reaches the tables for this gateway, for as long as it runs: the router of the bus
+# (pokerroom.bus.gateway) over NATS (``pokerroom gateway``), or over the in-process bus
+# with the worker beside it (``pokerroom serve``: pokerroom.bus.local)
+Tables = Callable[[RoomConfig, Store], AbstractAsyncContextManager[Router]]
+
+
 class RoomApp:
     """The room's ASGI application (FastAPI: every HTTP route) and what /ws needs: the
     WebSocket endpoint is not ASGI (gateway/ws.py) and reaches the bus and the sessions
     through ``state``."""
 
     def __init__(
-        self, config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
+        self, config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None,
+        *, tables: Tables,
     ) -> None:
         self.limits = limits or Limits()
         # the WebSockets open per client address, and of them the anonymous ones (ws.py)
         self.state: dict[str, Any] = {"ready": False, "limits": self.limits, "sockets": AddressCount(),
                                       "anonymous": AddressCount()}
-        self.api = _create_api(config, database, schema, self.state)
+        self.api = _create_api(config, database, schema, self.state, tables)
         self.gate = Gate(self.api, self.limits)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -95,9 +101,10 @@ class RoomApp:
 
 
 def create_app(
-    config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None
+    config: RoomConfig, database: str, schema: str | None = None, limits: Limits | None = None,
+    *, tables: Tables,
 ) -> RoomApp:
-    return RoomApp(config, database, schema, limits)
+    return RoomApp(config, database, schema, limits, tables=tables)
 
 
 def server_config(app: RoomApp, host: str, port: int) -> Any:
@@ -116,34 +123,30 @@ def server_config(app: RoomApp, host: str, port: int) -> Any:
                           h11_max_incomplete_event_size=limits.max_head)
 
 
-def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any]) -> FastAPI:
+def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any],
+                tables: Tables) -> FastAPI:
     table_configs = {t.name: t for t in config.tables}
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # one process (``pokerroom serve``): the tables' worker in it, reached over an
-        # in-process bus; the gateway's own part is the sessions
+        # the gateway's own part is the sessions; the tables are reached through the bus
         store = Store(database, schema)
-        bus = Bus()
-        worker = Worker(config, store, lobby_changed=bus.lobby_changed)
         sessions = Sessions(config, store)
-        await worker.start()
-        bus.serve(worker.runners.values())
-        bus.start()
-        await sessions.start()
-        state["bus"], state["sessions"] = bus, sessions
-        state["ready"] = True
         try:
-            yield
+            async with tables(config, store) as router:
+                await sessions.start()
+                state["bus"], state["sessions"] = router, sessions
+                state["ready"] = True
+                try:
+                    yield
+                finally:
+                    state["ready"] = False
+                    await sessions.stop()
         finally:
-            state["ready"] = False
-            await worker.stop()
-            await bus.stop()
-            await sessions.stop()
             await store.close()
 
     app = FastAPI(title="pokerroom", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
 
-    def bus() -> Bus:
+    def bus() -> Router:
         return state["bus"]  # type: ignore[no-any-return]
 
     def sessions() -> Sessions:
@@ -268,7 +271,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         return JSONResponse({"balance": balance})
 
     @app.get("/api/tables")
-    async def tables() -> JSONResponse:
+    async def table_list() -> JSONResponse:
         return JSONResponse({"tables": [row.model_dump(mode="json") for row in bus().lobby()]})
 
     @app.get("/api/tables/{name:path}/buy-in")
@@ -279,10 +282,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         allowed = await bus().buy_in(name, account.id, time.time())
         if allowed is None:
             raise AuthError("not_found", f"no table named {name!r}", 404)
-        left, rathole = allowed.rathole, None
-        if left is not None:
-            rathole = {"stack": left.stack, "left_at": left.at, "until": allowed.until}
-        return JSONResponse({"min": allowed.low, "max": allowed.high, "rathole": rathole})
+        return JSONResponse(allowed)
 
     @app.get("/api/hands", operation_id="hands",
              responses=_links("your last hands, newest first", hand={"parameters": {"ref": _FIRST_HAND}}))

@@ -25,11 +25,11 @@ from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from pokerroom import protocol as p
 from pokerroom import websocket as w
-from pokerroom.bus import OK, OK_TEXT, Answer, Bus
+from pokerroom.bus.gateway import Router
 from pokerroom.gateway.auth import session_token, token_hash
 from pokerroom.gateway.connection import Connection, TokenBucket
 from pokerroom.gateway.limits import AddressCount, Limits
@@ -180,7 +180,7 @@ class RoomSocketBase(w.ServerProtocol):
         super().__init__(max_size=65536, max_buffer=4 << 20, ping_interval=20.0, ping_timeout=20.0)
         self.server_state = server_state
         self.conn: Connection | None = None
-        self.bus: Bus | None = None
+        self.bus: Router | None = None
         self.sessions: Sessions | None = None
         self.bucket = TokenBucket(rate=20.0, burst=40.0)
         self._early: list[tuple[int, str | bytes]] = []  # messages before the login lookup ended
@@ -362,13 +362,13 @@ class RoomSocketBase(w.ServerProtocol):
         finally:
             self._pumping = False
 
-    def _answer(self, answer: Answer) -> None:
-        """A table's answer to the command out: to the client, and the next command goes
-        (in the loop's next turn, once the table's task has yielded, unless it came at
-        once, while ``_pump`` still runs)."""
+    def _answer(self, answer: BaseModel | str) -> None:
+        """A table's answer to the command out (its text, or a model): to the client, and
+        the next command goes (in the loop's next turn, unless it came at once, while
+        ``_pump`` still runs)."""
         conn = self.conn
         assert conn is not None
-        conn.send(OK_TEXT if answer is OK else answer)
+        conn.send(answer)
         self._busy = False
         if not self._pumping and self._inbox:
             asyncio.get_running_loop().call_soon(self._pump)

@@ -16,6 +16,7 @@ The rest of the room imports from here only. By job, one module each:
 - journal.py: the hand journal (its SQLAlchemy write path, the rules' memory, reading
   hands), journal_sqlite.py its raw SQLite path, ops.py the writes it queues and the one
   check of whether a write asked again was committed;
+- leases.py: which worker owns which table, under the epoch that fences its writes;
 - schema.py, migrations/; audit.py (``pokerroom audit``); faults.py.
 """
 
@@ -24,13 +25,15 @@ from __future__ import annotations
 from pokerroom.store.accounts import SESSION_IDLE, SESSION_TOUCH, Account, Accounts
 from pokerroom.store.database import MIGRATIONS, StoreError, database_url
 from pokerroom.store.journal import Departure
+from pokerroom.store.leases import Claim, Lease, Leases, SeatRow, fair_share
 from pokerroom.store.ledger import balance_book, new_txn, table_book
 from pokerroom.store.money import Money
+from pokerroom.store.ops import Fence
 
 
-class Store(Accounts, Money):
+class Store(Accounts, Money, Leases):
     """The room's store: accounts and sessions (Accounts), money moves (Money) and the hand
-    journal under them (Journal), on one database (Database)."""
+    journal under them (Journal), the tables' leases (Leases), on one database (Database)."""
 
 
 __all__ = [
@@ -38,11 +41,16 @@ __all__ = [
     "SESSION_IDLE",
     "SESSION_TOUCH",
     "Account",
+    "Claim",
     "Departure",
+    "Fence",
+    "Lease",
+    "SeatRow",
     "Store",
     "StoreError",
     "balance_book",
     "database_url",
+    "fair_share",
     "new_txn",
     "table_book",
 ]

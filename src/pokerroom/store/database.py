@@ -91,6 +91,8 @@ class Database:
 
     async def migrate(self) -> None:
         async with self._writing() as conn:
+            if not self.sqlite:  # processes of one room starting together migrate one at a time
+                await conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7220018)")
             if self.schema and not self.sqlite:
                 await conn.exec_driver_sql(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             await conn.run_sync(_upgrade)

@@ -26,7 +26,16 @@ from pokerroom.histories import full_history
 from pokerroom.store.database import Database, StoreError
 from pokerroom.store.journal_sqlite import apply_sqlite
 from pokerroom.store.ledger import INSERT_LEDGER, ledger_rows, table_book
-from pokerroom.store.ops import HandFinish, HandStart, Op, answer, merge, settle_on
+from pokerroom.store.ops import (
+    Fence,
+    HandFinish,
+    HandStart,
+    Op,
+    answer,
+    check_fences_on,
+    merge,
+    settle_on,
+)
 from pokerroom.store.schema import (
     accounts,
     departures,
@@ -63,12 +72,13 @@ class Journal(Database):
 
     async def start_hand(
         self, table: str, number: int, game: str, commitment: str, players: Sequence[tuple[int, int]],
-        *, again: bool = False,
+        *, again: bool = False, fence: Fence | None = None,
     ) -> int:
         """A hand begins (``players``: (account id, seat)); its id, once committed. Written
         through the journal (``_journal``) with other tables' hands. Asked ``again``, the
-        hand of that table, number and commitment already written is the answer."""
-        op = HandStart(table, number, game, commitment, list(players), time.time(), again)
+        hand of that table, number and commitment already written is the answer. With a
+        ``fence``, only while its owner holds the table's lease (ops.Fence)."""
+        op = HandStart(table, number, game, commitment, list(players), time.time(), again, fence)
         return await self._journal(op)  # type: ignore[no-any-return]
 
     async def finish_hand(
@@ -83,15 +93,21 @@ class Journal(Database):
         phh: str | None = None,
         text: str | None = None,
         again: bool = False,
+        fence: Fence | None = None,
+        number: int = 0,
+        memory: str | None = None,
     ) -> None:
         """The hand's result, history and ledger entries, committed when this returns
         (invariant 5), in one transaction with whatever else the journal holds. ``phh`` and
         ``text`` (public texts) are optional: the server leaves them NULL and writes texts
         from ``history`` on request. Asked ``again``, a hand no longer 'playing' was settled
-        by the first try: it is settled once."""
+        by the first try: it is settled once. With a ``fence``, only while its owner holds
+        the table's lease, and only if hand ``number`` is after the lease's last settled
+        hand (which it then becomes, with the table's ``memory``)."""
         moves = [(table_book(table, a), a, net) for a, net, _ in results]
         rows = ledger_rows("hand", moves, hand_id)  # checks the sum before anything
-        op = HandFinish(hand_id, table, list(results), salt, deck, history, phh, text, rows, again)
+        op = HandFinish(hand_id, table, list(results), salt, deck, history, phh, text, rows, again,
+                        fence, number, memory)
         await self._journal(op)
 
     # ------------------------------------------------------------------ the journal
@@ -153,6 +169,7 @@ class Journal(Database):
         if self._sqlite_direct:
             return await self._run_sqlite(conn, partial(apply_sqlite, ops))
         done, todo = await settle_on(conn, ops)
+        await check_fences_on(conn, todo)
         written = await write(conn, todo)  # type: ignore[arg-type]  # no Move but on SQLite
         return merge(len(ops), done, written) if done else written
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pokerroom.store.database import StoreError, sqlalchemy_error
 from pokerroom.store.ledger import ledger_tuples
-from pokerroom.store.ops import HandFinish, HandStart, Move, Op, Refused, merge, settle
+from pokerroom.store.ops import HandFinish, HandStart, Move, Op, Refused, check_fences, merge, settle
 
 _SQL_INSERT_HAND = (
     "INSERT INTO hands (table_name, number, game, status, started_at, commitment) VALUES (?, ?, ?, ?, ?, ?)"
@@ -45,6 +45,7 @@ def apply_sqlite(ops: Sequence[Op], db: sqlite3.Connection) -> list[Any]:
     """The journal's batch on SQLite, in its thread: the ops not committed already (those
     asked ``again`` and found, ops.settle) written; each op's result."""
     done, todo = settle(ops, lambda sql, values: db.execute(sql, values).fetchone())
+    check_fences(todo, lambda sql, values: db.execute(sql, values).rowcount)
     if not done:
         return _write_sqlite(ops, db)
     return merge(len(ops), done, _write_sqlite(todo, db))

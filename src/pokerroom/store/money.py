@@ -24,7 +24,7 @@ from pokerroom.store.journal_sqlite import (
     SQL_INSERT_SEAT,
 )
 from pokerroom.store.ledger import INSERT_LEDGER, grant_moves, totals, transfer
-from pokerroom.store.ops import Move, Statement, move, settle_on
+from pokerroom.store.ops import Fence, Move, Statement, check_fences_on, move, settle_on
 from pokerroom.store.schema import accounts, departures, hands, seats
 
 
@@ -80,22 +80,23 @@ class Money(Journal):
 
     async def buy_in(
         self, table: str, seat: int, account_id: int, amount: int, *,
-        txn: str | None = None, again: bool = False,
+        txn: str | None = None, again: bool = False, fence: Fence | None = None,
     ) -> int:
         """Move ``amount`` from the balance to a seat; returns the balance left."""
         direct = (SQL_INSERT_SEAT, (table, seat, account_id, amount))
-        op = move("buy_in", table, account_id, amount, direct, txn=txn, again=again)
+        op = move("buy_in", table, account_id, amount, direct, txn=txn, again=again, fence=fence)
         if self._sqlite_direct:
             return await self._journal(op)  # type: ignore[no-any-return]
         row = {"table_name": table, "seat": seat, "account_id": account_id, "stack": amount}
         return await self._to_table(op, _INSERT_SEAT, row)
 
     async def top_up(
-        self, table: str, account_id: int, amount: int, *, txn: str | None = None, again: bool = False
+        self, table: str, account_id: int, amount: int, *, txn: str | None = None, again: bool = False,
+        fence: Fence | None = None,
     ) -> int:
         """Move ``amount`` from the balance to the player's seat; returns the balance left."""
         direct = (SQL_ADD_TO_SEAT, (amount, table, account_id))
-        op = move("top_up", table, account_id, amount, direct, txn=txn, again=again)
+        op = move("top_up", table, account_id, amount, direct, txn=txn, again=again, fence=fence)
         if self._sqlite_direct:
             return await self._journal(op)  # type: ignore[no-any-return]
         change = {"b_table": table, "b_account": account_id, "b_amount": amount}
@@ -106,6 +107,7 @@ class Money(Journal):
             done, _ = await settle_on(conn, [op])
             if done:
                 return int(done[0])
+            await check_fences_on(conn, [op])
             # the balance taken, if it holds the amount, and what is left of it (RETURNING:
             # what a SELECT after the ledger's rows would read, the row locked until the commit)
             left = (await conn.execute(_TAKE_BALANCE, {"b_id": op.account_id, "b_amount": op.amount})).all()
@@ -126,18 +128,29 @@ class Money(Journal):
         departed_at: float | None = None,
         *,
         again: bool = False,
+        fence: Fence | None = None,
     ) -> None:
         """The player left the table with ``stack``: back to his balance, the seat freed;
         with ``departed_at``, his departure (D13) in the same transaction. Asked ``again``,
         a seat already freed means the first try was committed."""
-        op = _cash_out_move(kind, table, account_id, stack, departed_at, again)
+        op = _cash_out_move(kind, table, account_id, stack, departed_at, again, fence)
         if self._sqlite_direct:
             await self._journal(op)
             return
         async with self._writing() as conn:
             done, _ = await settle_on(conn, [op])
             if not done:
+                await check_fences_on(conn, [op])
                 await _cash_out(conn, op, departed_at)
+
+    async def return_seats_elsewhere(self, tables: list[str]) -> int:
+        """Every chip at a table not among ``tables`` (one the room no longer has) goes back
+        to its owner's balance; how many seats were emptied."""
+        async with self._writing() as conn:
+            rows = (await conn.execute(select(seats).where(seats.c.table_name.not_in(tables)))).all()
+            for row in rows:
+                await _cash_out(conn, _cash_out_move("restart", row.table_name, row.account_id, row.stack))
+        return len(rows)
 
     async def return_all_seats(self) -> int:
         """At start-up: every chip left at a table goes back to its owner's balance (the
@@ -164,13 +177,14 @@ class Money(Journal):
 
 
 def _cash_out_move(
-    kind: str, table: str, account_id: int, stack: int, departed_at: float | None = None, again: bool = False
+    kind: str, table: str, account_id: int, stack: int, departed_at: float | None = None, again: bool = False,
+    fence: Fence | None = None,
 ) -> Move:
     free = (SQL_FREE_SEAT, (table, account_id))
     extra: tuple[Statement, ...] = ()
     if departed_at is not None:
         extra = ((SQL_INSERT_DEPARTURE, (table, account_id, stack, departed_at)),)
-    return move(kind, table, account_id, stack, free, back=True, extra=extra, again=again)
+    return move(kind, table, account_id, stack, free, back=True, extra=extra, again=again, fence=fence)
 
 
 async def _cash_out(conn: AsyncConnection, op: Move, departed_at: float | None = None) -> None:

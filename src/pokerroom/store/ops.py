@@ -21,7 +21,18 @@ from sqlalchemy import Connection
 from sqlalchemy import text as sql_text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from pokerroom.store.database import StoreError
 from pokerroom.store.ledger import Moves, balance_book, ledger_rows, new_txn, table_book
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A chip write's guard (issue 18): it commits only while ``owner`` holds the table's
+    lease under ``epoch`` (leases.py), checked in the write's own transaction."""
+
+    table: str
+    owner: str
+    epoch: int
 
 
 @dataclass
@@ -33,6 +44,7 @@ class HandStart:
     players: list[tuple[int, int]]  # (account id, seat)
     at: float
     again: bool = False
+    fence: Fence | None = None
 
 
 @dataclass
@@ -47,6 +59,9 @@ class HandFinish:
     text: str | None
     ledger: list[dict[str, Any]]
     again: bool = False
+    fence: Fence | None = None
+    number: int = 0  # the hand's number at its table: the lease's last_hand becomes it
+    memory: str | None = None  # what the table remembers after it (JSON, table/memory.py)
 
 
 Statement = tuple[str, tuple[Any, ...]]  # raw SQLite SQL and its parameters
@@ -68,6 +83,7 @@ class Move:
     extra: tuple[Statement, ...] = ()  # more statements of its transaction
     txn: str = ""
     again: bool = False
+    fence: Fence | None = None
 
 
 def move(
@@ -80,6 +96,7 @@ def move(
     extra: tuple[Statement, ...] = (),
     txn: str | None = None,
     again: bool = False,
+    fence: Fence | None = None,
 ) -> Move:
     """A move with its ledger entries made now (a fresh ``txn`` unless given)."""
     moves: Moves = [
@@ -93,7 +110,7 @@ def move(
         ]
     txn = txn or new_txn()
     rows = ledger_rows(kind, moves, txn=txn)
-    return Move(kind, table, account_id, amount, back, seat, rows, extra, txn, again)
+    return Move(kind, table, account_id, amount, back, seat, rows, extra, txn, again, fence)
 
 
 Op = HandStart | HandFinish | Move
@@ -176,3 +193,51 @@ def merge(count: int, settled: dict[int, Any], written: list[Any]) -> list[Any]:
     ``written`` results of the others."""
     results = iter(written)
     return [settled[i] if i in settled else next(results) for i in range(count)]
+
+
+# ---------------------------------------------------------------------------- fencing
+
+# A table's lease held by the writer: touched (so that a claim, which updates the row,
+# waits for this transaction and then sees the write) and, at a hand's end, its number
+# and the table's memory kept. Named parameters, for both sqlite3 and SQLAlchemy's text.
+_FENCE = ("UPDATE table_leases SET epoch = epoch WHERE table_name = :table AND owner = :owner "
+          "AND epoch = :epoch")
+_FENCE_HAND = ("UPDATE table_leases SET last_hand = :number, memory = :memory WHERE table_name = :table "
+               "AND owner = :owner AND epoch = :epoch AND last_hand < :number")
+
+Execute = Callable[[str, dict[str, Any]], int]  # a statement run: the rows it changed
+
+
+def fences(ops: Sequence[Op]) -> list[tuple[str, dict[str, Any]]]:
+    """The fence statements of ``ops``: one per table (its last hand's, if one ends)."""
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
+    for op in ops:
+        fence = op.fence
+        if fence is None:
+            continue
+        values = {"table": fence.table, "owner": fence.owner, "epoch": fence.epoch}
+        if isinstance(op, HandFinish):
+            out[fence.table] = (_FENCE_HAND, values | {"number": op.number, "memory": op.memory})
+        elif fence.table not in out:
+            out[fence.table] = (_FENCE, values)
+    return list(out.values())
+
+
+def check_fences(ops: Sequence[Op], execute: Execute) -> None:
+    """Run ``ops``' fences in the write's transaction; StoreError 'fenced' when a table's
+    lease is no longer the writer's (another worker claimed it: this write must not land)."""
+    for sql, values in fences(ops):
+        if execute(sql, values) != 1:
+            raise StoreError("fenced", f"table {values['table']!r} is no longer this worker's "
+                             f"(epoch {values['epoch']}): the write was refused")
+
+
+async def check_fences_on(conn: AsyncConnection, ops: Sequence[Op]) -> None:
+    """``check_fences`` on a SQLAlchemy connection, within its transaction."""
+    if not any(op.fence is not None for op in ops):
+        return
+
+    def run(sync: Connection) -> None:
+        check_fences(ops, lambda sql, values: sync.execute(sql_text(sql), values).rowcount)
+
+    await conn.run_sync(run)

@@ -138,3 +138,29 @@ reveals = Table(
     Column("at", Float, nullable=False),
     Index("reveals_hand", "hand_id"),
 )
+
+# Issue 18: the worker that owns a table (``owner``, NULL: nobody) until ``expires_at`` (the
+# database's clock, seconds since 1970), under ``epoch``, which every claim raises and every
+# chip write of the table checks in its own transaction (leases.py); ``last_hand``, the
+# number of its last settled hand; ``memory``, JSON of what the table remembers between
+# hands (table/memory.py), written with that hand's settlement
+table_leases = Table(
+    "table_leases",
+    metadata,
+    Column("table_name", String(64), primary_key=True),
+    Column("owner", String(64), nullable=True),
+    Column("epoch", BigInteger, nullable=False, server_default="0"),
+    Column("expires_at", Float, nullable=False, server_default="0"),
+    Column("last_hand", Integer, nullable=False, server_default="0"),
+    Column("memory", Text, nullable=True),
+)
+
+# Issue 18: the workers alive (``seen_at`` by the database's clock, renewed with their
+# leases), so that each claims its share of the tables
+workers = Table(
+    "workers",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("started_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+)

@@ -39,5 +39,17 @@ class ChatLine(NamedTuple):
     text: str
 
 
+@wire_event("HandVoided")
+class HandVoided(NamedTuple):
+    """The hand ``number`` was cut short when the server dealing it stopped (issue 18): it
+    is void, and every stack is what it was before it (the table's new server says so
+    when it takes the table over, its ``players`` still seated)."""
+
+    number: int
+    players: int
+
+
 # a hand's start and a game's change go out with the game as data (protocol 3)
-Published: TypeAlias = AnyEvent | HandStartedInfo | GameChangedInfo | DeckCommitted | DeckSeeded | ChatLine
+Published: TypeAlias = (
+    AnyEvent | HandStartedInfo | GameChangedInfo | DeckCommitted | DeckSeeded | ChatLine | HandVoided
+)

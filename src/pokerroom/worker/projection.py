@@ -45,6 +45,12 @@ class Stream:
         self.log = EventLog()
         self._dealt_to: dict[int, str] = {}  # seat -> player, of the hand being played or the last
 
+    def start_at(self, version: int) -> None:
+        """Number the events from ``version`` + 1 (a new owner's, past the old one's): a
+        client asking for what came after an older version gets a snapshot."""
+        self.version = version
+        self.log.dropped = max(self.log.dropped, version)
+
     def add(self, events: Sequence[Published], table: Table) -> Batch:
         """Number ``events`` (already applied to ``table``), log them and encode them."""
         public: list[str] = []  # the items as everybody else sees them

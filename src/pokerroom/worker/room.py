@@ -1,48 +1,171 @@
-"""The worker's side of the room: the task of every table, the room's one limit on all-in
-protections (D7) that they share, and their start and stop. Clients reach the tables
-through the bus (bus.py), never here; sessions and logins are the gateway's
-(gateway/sessions.py)."""
+"""The worker's side of the room: the tables it owns, each one's task, the room's one limit
+on all-in protections (D7) that they share, and the leases that say which tables are its
+(store/leases.py). Clients reach the tables through the bus, never here; sessions and
+logins are the gateway's (gateway/sessions.py).
+
+Every second the worker renews its leases by the database's clock, drops the tables whose
+lease another worker claimed, and claims free or expired tables up to its share (the
+tables over the workers alive). A table it claims is taken over as of its last settled
+hand (``TableRunner.take_over``): the hand an old owner left unfinished is void and every
+player keeps his seat. A worker that cannot renew stops dealing and refuses commands
+when its lease would end by its own clock (``lease_ok``), before another can claim.
+Stopping, it lets the hands being played finish for up to ``drain`` seconds, then gives
+its tables up, so that the others claim them at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
-from collections.abc import Callable
+from typing import Protocol
 
 from pokerroom.config import RoomConfig
-from pokerroom.store import Store
+from pokerroom.store import Claim, Store, fair_share
+from pokerroom.table import IDLE
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.worker.runner import Settings, TableRunner
 
+log = logging.getLogger("pokerroom.worker")
 
-def _nothing() -> None:
-    pass
+LEASE_TTL = 3.0  # seconds a lease lasts after its renewal (by the database's clock)
+RENEW_EVERY = 1.0  # seconds between renewals (and claims)
+MARGIN = 0.75  # seconds before its lease ends by its own clock that a worker stops dealing
+
+
+class Host(Protocol):
+    """The bus's side of the worker (pokerroom.bus.tables.TableHost)."""
+
+    def attach(self, runner: TableRunner) -> None: ...
+
+    def detach(self, name: str) -> None: ...
+
+
+class _NoHost:
+    def attach(self, runner: TableRunner) -> None:
+        pass
+
+    def detach(self, name: str) -> None:
+        pass
 
 
 class Worker:
-    def __init__(self, config: RoomConfig, store: Store,
-                 lobby_changed: Callable[[], None] = _nothing) -> None:
-        """``lobby_changed`` is called when a table's lobby line changed (seats, hands)."""
+    def __init__(self, config: RoomConfig, store: Store, name: str = "serve", host: Host | None = None,
+                 drain: float = 0.0) -> None:
         self.config = config
         self.store = store
+        self.name = name
+        self.host: Host = host or _NoHost()
+        self.drain = drain
         self.settings = Settings.of(config)
-        # D7: ONE limit on all-in protections for every table of the room (loaded at start)
+        self.tables = {t.name: t for t in config.tables}
+        # D7: ONE limit on all-in protections for every table of the worker (loaded at start)
         self.protections = ProtectionLimit(config.max_protections, config.protection_window)
-        self.runners = {
-            t.name: TableRunner(t, store, self.settings, protections=self.protections,
-                                lobby_changed=lobby_changed)
-            for t in config.tables
-        }
+        self.runners: dict[str, TableRunner] = {}
+        self._valid_until = 0.0  # by time.monotonic(): when its leases end, as far as it knows
+        self._task: asyncio.Task[None] | None = None
+        self.stopping = False
+
+    def lease_ok(self) -> bool:
+        return time.monotonic() < self._valid_until
 
     async def start(self) -> None:
         await self.store.migrate()
-        await self.store.return_all_seats()
+        await self.store.declare_tables(list(self.tables))
+        # a table the room no longer has (renamed, removed from the config): its seats' chips
+        # go back to their owners' balances
+        await self.store.return_seats_elsewhere(list(self.tables))
         since = time.time() - self.config.protection_window
         for player, times in (await self.store.protection_uses(since)).items():
             self.protections.load(player, times)
-        for runner in self.runners.values():
-            runner.task = asyncio.create_task(runner.run(), name=f"table {runner.name}")
+        await self._round()
+        self._task = asyncio.get_running_loop().create_task(self._leases(), name=f"leases of {self.name}")
+
+    async def _leases(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await self._round()
+            except Exception as e:  # the database is away: the leases run out by our own clock
+                log.warning("worker %s: renewing leases failed: %r", self.name, e)
+
+    async def _round(self) -> None:
+        """Renew, drop what was lost, claim up to the share."""
+        started = time.monotonic()
+        alive = await self.store.heartbeat(self.name)
+        held = await self.store.renew(self.name, LEASE_TTL)
+        self._valid_until = started + LEASE_TTL - MARGIN
+        for name, runner in list(self.runners.items()):
+            if runner.lost or held.get(name) != runner.epoch:
+                self._drop(name)
+        if self.stopping:
+            return
+        share = fair_share(len(self.tables), alive)
+        if len(self.runners) > share:  # another worker came: one table to it each round
+            await self._hand_over()
+            return
+        if len(self.runners) >= share:
+            return
+        for name in await self.store.claimable(list(self.tables), self.name):
+            if len(self.runners) >= share:
+                break
+            if name in self.runners:
+                continue
+            claim = await self.store.claim(self.name, name, LEASE_TTL)
+            if claim is not None:
+                self._start(claim)
+
+    def _start(self, claim: Claim) -> None:
+        runner = TableRunner(self.tables[claim.table], self.store, self.settings,
+                             protections=self.protections, worker=self.name, lease_ok=self.lease_ok)
+        runner.take_over(claim)
+        self.runners[claim.table] = runner
+        self.host.attach(runner)
+        runner.task = asyncio.get_running_loop().create_task(runner.run(), name=f"table {claim.table}")
+        if claim.voided:
+            log.warning("worker %s: took table %s over (epoch %s); voided hand(s) %s", self.name, claim.table,
+                        claim.epoch, [n for _, n in claim.voided])
+
+    def _drop(self, name: str, quiet: bool = False) -> None:
+        runner = self.runners.pop(name)
+        runner._lose(quiet)
+        self.host.detach(name)
+        if runner.task is not None:
+            runner.task.cancel()
+        runner.refuse_queued()
+
+    async def _hand_over(self) -> None:
+        """Give up one table between hands (more than its share: a worker joined)."""
+        for name, runner in self.runners.items():
+            if runner.table.phase == IDLE and runner.paused is None:
+                epoch = runner.epoch
+                await runner.stop()
+                self._drop(name, quiet=True)
+                await self.store.release(self.name, name, epoch)
+                log.info("worker %s: handed table %s over (epoch %s)", self.name, name, epoch)
+                return
 
     async def stop(self) -> None:
-        for runner in self.runners.values():
+        """Let the hands being played end (up to ``drain`` seconds), then give every table
+        up: the other workers claim them at once."""
+        self.stopping = True
+        if self.drain > 0:
+            for runner in self.runners.values():
+                runner.draining = True
+            deadline = time.monotonic() + self.drain
+            while time.monotonic() < deadline and any(r.table.phase != IDLE for r in self.runners.values()):
+                await asyncio.sleep(0.1)
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for name, runner in list(self.runners.items()):
+            epoch = runner.epoch
             await runner.stop()
+            self._drop(name, quiet=True)
+            with contextlib.suppress(Exception):
+                await self.store.release(self.name, name, epoch)
+        with contextlib.suppress(Exception):
+            await self.store.gone(self.name)

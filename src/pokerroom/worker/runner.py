@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Never, TypeVar
@@ -25,21 +26,22 @@ from pydantic import BaseModel
 from pokerroom import protocol as p
 from pokerroom.config import RoomConfig
 from pokerroom.core.events import PotAwarded
-from pokerroom.store import Departure, Store, StoreError, new_txn
+from pokerroom.store import Claim, Departure, Fence, Store, StoreError, new_txn
 from pokerroom.table import IDLE, Table, TableConfig, TableError
 from pokerroom.table.config import buy_in_range
 from pokerroom.table.events import CardsRevealed, HandFinished, HandStarted, Left, TimedOut
+from pokerroom.table.memory import remember, restore
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.view import turn_player, turn_view
 from pokerroom.wire import events_text, record_model
 from pokerroom.worker.deal import Deal, Dealer
 from pokerroom.worker.deal import secure_deck as secure_deck  # its home was here
 from pokerroom.worker.eventlog import REPLAY_COST
-from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, Published
+from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, HandVoided, Published
 from pokerroom.worker.lobby import LobbyLine
 from pokerroom.worker.projection import Stream, turn_text
 from pokerroom.worker.record import hand_history
-from pokerroom.worker.viewer import OK, Answer, Reply, Viewer
+from pokerroom.worker.viewer import OK, Answer, NoOutlet, Outlet, PlayerPart, Reply, Viewer
 
 log = logging.getLogger("pokerroom.table")
 _T = TypeVar("_T")
@@ -84,8 +86,21 @@ class BuyIn:
     until: float | None = None
 
 
-def _nothing() -> None:
-    pass
+def _always() -> bool:
+    return True
+
+
+EPOCH_GAP = 1_000_000  # a new owner numbers its events this far past the last it knows of
+
+
+@dataclass(slots=True)
+class Watcher:
+    """A connection watching the table: its player, his account, whether it wants a
+    snapshot after each batch."""
+
+    player: str | None
+    account_id: int | None
+    views: bool
 
 
 def _release(waiter: asyncio.Future[None] | None) -> None:
@@ -102,19 +117,25 @@ def _unknown(m: Never) -> TableError:
 
 class TableRunner:
     def __init__(self, config: TableConfig, store: Store, settings: Settings | None = None, *,
-                 protections: ProtectionLimit | None = None,
-                 lobby_changed: Callable[[], None] = _nothing) -> None:
+                 protections: ProtectionLimit | None = None, worker: str = "serve",
+                 lease_ok: Callable[[], bool] = _always) -> None:
         self.config = config
         self.name = config.name
         self.store = store
         self.settings = settings or Settings()
-        self.lobby_changed = lobby_changed  # this table's lobby line changed
+        self.outlet: Outlet = NoOutlet()  # where it publishes (the bus sets it)
+        self.worker = worker  # the worker that owns it: its name in the table's lease
+        self.epoch = 0  # the lease's epoch (0: no lease, no fence: a table of tests)
+        self.lease_ok = lease_ok  # whether the worker's lease still holds (by its own clock)
+        self.lost = False  # the lease went to another worker: this runner is done
+        self.draining = False  # its worker is stopping: no new hand is dealt
         self.table = Table(config, protections=protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Viewer, p.TableCommand, Reply]] = deque()
         self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
         self.stream = Stream(self.name)
-        self.watchers: dict[Viewer, bool] = {}  # viewer -> whether he wants a snapshot after each batch
+        self.watchers: dict[Hashable, Watcher] = {}  # connection key -> who watches
         self.accounts: dict[str, int] = {}  # seated player name -> account id
+        self._known: dict[str, int] = {}  # every player seated since the last hand began -> account
         self.next_hand_at: float | None = None
         self.hand_id: int | None = None
         self._last_hand: tuple[int, int] | None = None  # (number, id) of the last hand stored
@@ -128,12 +149,21 @@ class TableRunner:
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
         self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
         self._resumed: list[Published] = []  # what the table said when its clocks moved on, not sent yet
+        self._voided: list[Published] = []  # the hands an old owner left unfinished, to announce
+        # the connection of the command being handled when it did not watch the table before
+        # it: what the command publishes after it starts watching (a sit) goes to it directly,
+        # as the bus learns that it watches only from the command's answer
+        self._newcomer: Viewer | None = None
 
     # ------------------------------------------------------------------ outside
 
     def submit(self, viewer: Viewer, command: p.TableCommand, reply: Reply) -> None:
         """Queue ``command``; ``reply`` gets its answer once the table has handled it (at
         once when the table is paused and cannot take it)."""
+        if self.lost or not self.lease_ok():
+            reply(p.Error(code="table_moving", message="the table is moving to another server: "
+                          "try again in a moment", id=command.id))
+            return
         if self.paused is not None and not isinstance(command, _WHILE_PAUSED):
             reply(p.Error(code="table_paused", message=f"the table is paused: the room could not save "
                           f"{self.paused}; try again when it resumes", id=command.id))
@@ -141,10 +171,38 @@ class TableRunner:
         self.inbox.append((viewer, command, reply))
         _release(self._waiter)
 
-    def unwatch(self, viewer: Viewer) -> None:
-        """``viewer`` went away: no more events for him (a seated player keeps his seat
-        and his clock runs as usual)."""
-        self.watchers.pop(viewer, None)
+    def unwatch(self, key: Hashable) -> None:
+        """The connection ``key`` went away: no more events for it (a seated player keeps
+        his seat and his clock runs as usual)."""
+        self.watchers.pop(key, None)
+
+    def watching(self, key: Hashable) -> Watcher | None:
+        return self.watchers.get(key)
+
+    @property
+    def fence(self) -> Fence | None:
+        """What the table's chip writes are fenced by (issue 18), when it has a lease."""
+        return Fence(self.name, self.worker, self.epoch) if self.epoch else None
+
+    def take_over(self, claim: Claim) -> None:
+        """Start as the table's owner under ``claim``: its players seated with their stacks
+        as of the last settled hand and what the table remembered of them, its events
+        numbered on past any the old owner may have sent; the hand it left unfinished
+        (voided by the claim) is announced when the task starts."""
+        self.epoch = claim.epoch
+        memory = claim.memory or {}
+        restore(self.table, [(s.seat, s.player, s.stack) for s in claim.seats], memory)
+        # the next hand's number follows the voided one's: a table's hand numbers stay unique
+        self.table.hand_number = max([self.table.hand_number, *(n for _, n in claim.voided)])
+        self.accounts = {s.player: s.account_id for s in claim.seats}
+        self._known = dict(self.accounts)
+        version = memory.get("version")
+        base = version if type(version) is int and version >= 0 else 0
+        base += EPOCH_GAP if claim.epoch > 1 else 0
+        self.stream.start_at(base)
+        self._voided = [HandVoided(number, len(claim.seats)) for _, number in claim.voided]
+        if self.table.seats:
+            self._soon(self.settings.pause)
 
     async def buy_in(self, account_id: int, now: float) -> BuyIn:
         """What this player may sit down with now (a read: not queued behind commands)."""
@@ -162,7 +220,10 @@ class TableRunner:
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
-        while True:
+        if self._voided:
+            voided, self._voided = self._voided, []
+            await self._publish(voided)
+        while not self.lost:
             if self._resumed:  # a pause ended (in a command or a tick): say so before anything else
                 try:
                     await self._after_pause()
@@ -185,6 +246,7 @@ class TableRunner:
             if self.inbox:
                 viewer, command, reply = self.inbox.popleft()
                 answer: Answer
+                self._newcomer = None if viewer.key in self.watchers else viewer
                 try:
                     answer = await self._handle(viewer, command)
                 except (TableError, StoreError) as e:
@@ -192,6 +254,7 @@ class TableRunner:
                 except Exception:  # a bug must not kill the table: log it, tell the client
                     log.exception("table %s: command %r failed", self.name, command)
                     answer = p.Error(code="internal", message="the server could not do that", id=command.id)
+                self._newcomer = None
                 try:
                     reply(answer)
                 except Exception:
@@ -218,12 +281,17 @@ class TableRunner:
         return self.table.phase == IDLE and self.next_hand_at is not None and now >= self.next_hand_at
 
     async def _tick(self, now: float) -> None:
+        if not self.lease_ok():  # its lease may be another's by now: the clock waits for the renewal
+            await asyncio.sleep(0.25)
+            return
         table = self.table
         deadline = table.deadline
         if deadline is not None and now >= deadline:
             await self._publish(table.advance(now))
         if table.phase == IDLE and self.next_hand_at is not None and now >= self.next_hand_at:
             self.next_hand_at = None
+            if self.draining:  # its worker is stopping: no new hand
+                return
             if table.can_start():
                 await self._deal(now)
 
@@ -258,13 +326,10 @@ class TableRunner:
         events: Sequence[Published]
         match m:
             case p.Subscribe():
-                if m.snapshots:
-                    self.watchers[viewer] = True
-                self._subscribe(viewer, m.since)
+                self._subscribe(viewer, m.since, m.snapshots)
                 return p.Ok(id=m.id)
             case p.Unsubscribe():
-                self.watchers.pop(viewer, None)
-                viewer.tables.discard(self.name)
+                self.watchers.pop(viewer.key, None)
                 return p.Ok(id=m.id)
             case p.PreviousHand():
                 record = table.previous
@@ -311,11 +376,12 @@ class TableRunner:
         at_least = 0 if left is None else left.stack
         table = self.table
         table.verify_sit(player, m.seat, m.buy_in, at_least=at_least)
-        buy_in = partial(self.store.buy_in, self.name, m.seat, account, m.buy_in, txn=new_txn())
+        buy_in = partial(self.store.buy_in, self.name, m.seat, account, m.buy_in, txn=new_txn(),
+                         fence=self.fence)
         await self._write("a buy-in", buy_in)
-        self.accounts[player] = account
+        self.accounts[player] = self._known[player] = account
         events = table.sit(player, m.seat, m.buy_in, now, at_least=at_least)
-        if viewer not in self.watchers:
+        if viewer.key not in self.watchers:
             self._subscribe(viewer, None)
         self._soon()
         return events
@@ -324,7 +390,8 @@ class TableRunner:
         table = self.table
         table.verify_add_chips(player, amount)
         account, txn = self.accounts[player], new_txn()
-        await self._write("adding chips", partial(self.store.top_up, self.name, account, amount, txn=txn))
+        await self._write("adding chips", partial(self.store.top_up, self.name, account, amount, txn=txn,
+                                                  fence=self.fence))
         events = table.add_chips(player, amount, now)
         self._soon()
         return events
@@ -346,11 +413,14 @@ class TableRunner:
             raise TableError("login_required", "log in to play")
         return player
 
-    def _subscribe(self, viewer: Viewer, since: int | None) -> None:
+    def _subscribe(self, viewer: Viewer, since: int | None, snapshots: bool = False) -> None:
         """Watch the table: what he missed since ``since`` if the log still has it, else a
-        snapshot; then his ``your_turn`` if it is his."""
-        views = self.watchers.setdefault(viewer, False)
-        viewer.tables.add(self.name)
+        snapshot; then his ``your_turn`` if it is his. With ``snapshots``, a snapshot after
+        each batch too (from then on, whatever later subscribes say)."""
+        key = viewer.key
+        was = self.watchers.get(key)
+        views = snapshots or (was is not None and was.views)
+        self.watchers[key] = Watcher(viewer.player, viewer.account_id, views)
         stream = self.stream
         missed = stream.since(since, viewer.player)
         if missed is not None:
@@ -369,30 +439,50 @@ class TableRunner:
         """Commit what changed money, then send every watcher his view of each event."""
         if not events:
             return
-        table = self.table
-        batch = self.stream.add(await self._commit(events), table)
-        everyone, texts = batch.everyone, batch.own
-        # to every watcher his events; then the snapshots to those who draw views; then
-        # the your_turn to the player whose turn began (one pass to find them all)
+        table, stream = self.table, self.stream
+        prev = stream.version
+        batch = stream.add(await self._commit(events), table)
+        everyone, known = batch.everyone, self._known
+        # each player with his own text (his hole cards) gets his part of the batch; so do
+        # the seated players who draw views (their snapshot) and the player whose turn
+        # began, if he watches (his your_turn); the others share the public part
+        parts: dict[str, PlayerPart] = {}
+        for player, text in batch.own.items():
+            account = known.get(player)
+            if account is not None:
+                parts[player] = PlayerPart(account, text)
         actor = turn_player(table) if batch.turn_started else None
-        views: list[Viewer] = []
-        turns: list[Viewer] = []
-        for viewer, wants_views in list(self.watchers.items()):
-            player = viewer.player
-            viewer.send(texts.get(player, everyone) if player is not None else everyone)
-            if wants_views:
-                views.append(viewer)
-            if actor is not None and player == actor:
-                turns.append(viewer)
-        for viewer in views:
-            viewer.send(self.stream.snapshot(table, viewer.player))
-        if turns:  # made once, for his connections only
-            text = self._turn_text()
-            for viewer in turns:
-                viewer.send(text)
+        observers_view = actor_watches = False
+        for w in self.watchers.values():
+            who = w.player
+            if who is not None and who == actor:
+                actor_watches = True
+            if not w.views:
+                continue
+            if who is not None and w.account_id is not None and who in table._by_player:
+                part = parts.get(who)
+                if part is None:
+                    part = parts[who] = PlayerPart(w.account_id, everyone)
+                if part.snapshot is None:
+                    part.snapshot = stream.snapshot(table, who).model_dump_json()
+            else:
+                observers_view = True
+        if actor_watches:
+            assert actor is not None
+            account = self.accounts.get(actor)
+            if account is not None:
+                part = parts.get(actor)
+                if part is None:
+                    part = parts[actor] = PlayerPart(account, everyone)
+                part.turn = self._turn_text()
+        snapshot = stream.snapshot(table, None).model_dump_json() if observers_view else None
+        self.outlet.batch(self.name, self.epoch, prev, stream.version, everyone, snapshot, parts)
+        newcomer = self._newcomer
+        if newcomer is not None and newcomer.key in self.watchers:
+            self._to_newcomer(newcomer, everyone, parts)
         self.lobby.changed()  # the lobby line is made again (after the store's wait, if any)
         if batch.lobby_changed:
-            self.lobby_changed()
+            self.outlet.lobby_changed(self.name)
 
     async def _commit(self, events: Sequence[Published]) -> list[Published]:
         """Write what ``events`` change of chips and records, in order; the events to send
@@ -406,7 +496,9 @@ class TableRunner:
                 commitment = self._dealt.commitment
                 out.append(DeckCommitted(e.number, commitment))
                 players = [(self.accounts[table.seats[s].player], s) for s in e.seats]
-                start = partial(self.store.start_hand, self.name, e.number, e.game, commitment, players)
+                self._known = {table.seats[s].player: a for a, s in players} | self.accounts
+                start = partial(self.store.start_hand, self.name, e.number, e.game, commitment, players,
+                                fence=self.fence)
                 self.hand_id = await self._write("the start of a hand", start)
             elif type(e) is HandFinished:
                 await self._store_hand(e)
@@ -415,7 +507,8 @@ class TableRunner:
                 account = self.accounts[e.player]
                 await self._write(
                     "a cash-out",
-                    partial(self.store.cash_out, self.name, account, e.stack, departed_at=time.time()),
+                    partial(self.store.cash_out, self.name, account, e.stack, departed_at=time.time(),
+                            fence=self.fence),
                 )
                 del self.accounts[e.player]
                 self._chat_times.pop(e.player, None)
@@ -444,7 +537,9 @@ class TableRunner:
             while True:
                 try:
                     return await write(again=started is not None)
-                except StoreError:
+                except StoreError as e:
+                    if e.code == "fenced":  # another worker owns the table now: this one is done
+                        self._lose()
                     raise
                 except Exception as e:
                     log.warning("table %s: %s was not confirmed (%s)", self.name, what, e)
@@ -475,10 +570,29 @@ class TableRunner:
         events, self._resumed = self._resumed, []
         await self._publish(events)
 
+    def _to_newcomer(self, viewer: Viewer, everyone: str, parts: dict[str, PlayerPart]) -> None:
+        """A batch to the connection that began watching in the command being handled."""
+        player = viewer.player
+        part = parts.get(player) if player is not None else None
+        viewer.send(part.events or everyone if part is not None else everyone)
+        watcher = self.watchers[viewer.key]
+        if watcher.views:
+            viewer.send(self.stream.snapshot(self.table, player))
+        if part is not None and part.turn is not None:
+            viewer.send(part.turn)
+
     def _broadcast(self, message: BaseModel) -> None:
-        text = message.model_dump_json()
-        for viewer in list(self.watchers):
-            viewer.send(text)
+        self.outlet.notice(self.name, self.epoch, message.model_dump_json())
+
+    def _lose(self, quiet: bool = False) -> None:
+        """The table's lease is another worker's (or given up: ``quiet``): stop (nothing
+        more is written or dealt; the worker takes the runner off the bus: worker/room.py)."""
+        if not self.lost and not quiet:
+            log.warning("table %s: the lease (epoch %s) is no longer %s's: stopping", self.name, self.epoch,
+                        self.worker)
+        self.lost = True
+        self.next_hand_at = None
+        _release(self._waiter)
 
     async def _record_reveal(self, hand_id: int, seat: int, cards: str) -> None:
         """Keep cards shown after the hand (D12) in its history. No chip moves: a failure
@@ -525,11 +639,13 @@ class TableRunner:
             for a, (_, net), (_, stack) in zip(accounts, finished.net, finished.stacks, strict=True)
         ]
         history = hand_history(self.name, table, finished, self._dealt, self._started_at, self._game)
+        memory = json.dumps(remember(table) | {"version": self.stream.version}, separators=(",", ":"))
         await self._write(  # the hands row's phh and text columns stay NULL
             "the end of a hand",
             partial(
                 self.store.finish_hand,
                 self.hand_id, self.name, results, salt="", deck=self._cards, history=history,
+                fence=self.fence, number=finished.number, memory=memory,
             ),
         )
         self.lobby.hand_finished(sum(e.amount for e in hand.events if type(e) is PotAwarded))
@@ -537,7 +653,17 @@ class TableRunner:
         self.hand_id = None
 
     async def stop(self) -> None:
+        """Stop the table's task; the commands still queued are answered 'table_moving' (the
+        gateway tries them again at the table's next owner)."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+        self.refuse_queued()
+
+    def refuse_queued(self) -> None:
+        while self.inbox:
+            _, command, reply = self.inbox.popleft()
+            with contextlib.suppress(Exception):
+                reply(p.Error(code="table_moving", message="the table is moving to another server: "
+                              "try again in a moment", id=command.id))

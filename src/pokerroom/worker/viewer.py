@@ -1,13 +1,15 @@
 """What a table needs of the side that holds the clients: the worker's half of the bus
-(bus.py). The worker never imports the gateway; a gateway's connection is, to a table, a
-``Viewer``: the player it belongs to and somewhere to send an encoded message. A command's
-answer goes back through a ``Reply``, so that the side that submitted it (today the
-gateway's socket, next a NATS reply subject) decides what to do with it.
+(pokerroom.bus). The worker never imports the gateway or the bus; the connection a command
+comes from is, to a table, a ``Viewer``: a key, the player and somewhere to send what the
+command makes for it alone (a replay, a snapshot). A command's answer goes back through a
+``Reply``. What a table publishes (each batch of events, its players' own views of it)
+goes to its ``Outlet``, which the bus gives it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
 from pydantic import BaseModel
@@ -19,17 +21,16 @@ class Viewer(Protocol):
     """One client connection as a table sees it."""
 
     @property
+    def key(self) -> Hashable:
+        """Which connection (its gateway's name and its number there)."""
+
+    @property
     def player(self) -> str | None:
         """The logged-in player (None: an anonymous observer)."""
 
     @property
     def account_id(self) -> int | None:
         """His account, whose chips a buy-in takes."""
-
-    @property
-    def tables(self) -> set[str]:
-        """The tables whose events it gets: a table adds and removes itself; the bus
-        reads it when the connection goes."""
 
     def send(self, message: BaseModel | str) -> None:
         """Send one message: a model, or its JSON text already made."""
@@ -47,3 +48,44 @@ OK_TEXT = OK.model_dump_json()
 
 def no_reply(answer: Answer) -> None:
     """For a command nobody waits on."""
+
+
+@dataclass(slots=True)
+class PlayerPart:
+    """One batch as one player sees it: his events text (his hole cards in it), and, when
+    he wants them, his snapshot and his ``your_turn``."""
+
+    account_id: int
+    events: str | None
+    snapshot: str | None = None
+    turn: str | None = None
+
+
+class Outlet(Protocol):
+    """Where a table publishes (the bus's side of the worker: pokerroom.bus.tables)."""
+
+    def batch(self, table: str, epoch: int, prev: int, version: int, events: str | None,
+              snapshot: str | None, players: dict[str, PlayerPart]) -> None:
+        """One batch of events, versions ``prev`` + 1 to ``version``: ``events`` for
+        everybody (``snapshot`` the observers'), ``players`` each his own (he gets nothing
+        of the public part)."""
+
+    def notice(self, table: str, epoch: int, text: str) -> None:
+        """A message for every watcher, outside the numbering (the table paused, resumed)."""
+
+    def lobby_changed(self, table: str) -> None:
+        """The table's lobby line changed."""
+
+
+class NoOutlet:
+    """A table nobody hosts yet: what it publishes goes nowhere."""
+
+    def batch(self, table: str, epoch: int, prev: int, version: int, events: str | None,
+              snapshot: str | None, players: dict[str, PlayerPart]) -> None:
+        pass
+
+    def notice(self, table: str, epoch: int, text: str) -> None:
+        pass
+
+    def lobby_changed(self, table: str) -> None:
+        pass

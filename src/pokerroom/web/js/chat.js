@@ -26,6 +26,10 @@ export function describe(entry) {
       return { kind: "hand", nodes: [t("log.paused")] };
     case "TableResumed":
       return { kind: "hand", nodes: [t("log.resumed", { s: Math.round(e.seconds) })] };
+    case "HandVoided": // the server dealing it stopped: another took the table over
+      return { kind: "hand", nodes: [t("log.voided", { n: e.number })] };
+    case "TableMoving":
+      return { kind: "hand", nodes: [t("log.moving")] };
     case "HandStarted":
       return { kind: "hand", nodes: [t("log.hand", { n: e.number, game: gameLong(e.game_info, e.game) })] };
     case "Posted":

@@ -205,6 +205,11 @@ export class Room extends EventTarget {
         this.emit("table", { table: m.table, previous: true });
         break;
       }
+      case "table_moving": { // its server stopped: the gateway tries the command again
+        const ts = this.tables.get(m.table);
+        if (ts) this.addLog(ts, { type: "TableMoving" }, {});
+        break;
+      }
       case "table_paused": // the room could not save a write of its chips: it stops until it can
       case "table_resumed": {
         const ts = this.tables.get(m.table);

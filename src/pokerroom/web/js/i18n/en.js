@@ -262,6 +262,8 @@ export default {
 
   "log.paused": "The table is paused: the room could not save its chips. It goes on by itself as soon as it can; no chip is lost.",
   "log.resumed": "The table goes on (paused {s} s; the clock was held).",
+  "log.voided": "Hand #{n} is void: the server dealing it stopped. Every stack is as it was before it.",
+  "log.moving": "The table is moving to another server…",
   "log.hand": "Hand #{n}: {game}",
   "log.posted.small_blind": "{p} posts the small blind {n}",
   "log.posted.big_blind": "{p} posts the big blind {n}",
@@ -353,6 +355,9 @@ export default {
   "error.already_seated": "You already sit at this table.",
   "error.bad_seat": "There is no such seat.",
   "error.table_paused": "The table is paused: the room could not save its chips. Try again when it goes on.",
+  "error.fenced": "The table moved to another server before your chips were saved: nothing was taken. Try again.",
+  "error.table_moving": "The table is moving to another server: try again in a moment.",
+  "error.table_unavailable": "No server took the table over in time: try again later.",
   "error.chat_limited": "Too many chat lines: wait a few seconds.",
   "error.common_password": "That password is one of the most common: choose another.",
   "error.too_many_registrations": "Too many accounts made from this address: try again later.",

@@ -1,0 +1,199 @@
+"""A room spread over processes on this machine, for the cluster tests: a private
+nats-server on a free port, a PostgreSQL schema of its own, workers and gateways as
+`pokerroom worker` and `pokerroom gateway` child processes (issue 18)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
+from tests.server.helpers.servers import free_port
+
+DATABASE = os.environ.get("POKERROOM_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
+
+
+def cluster_room(action_time: float = 3.0) -> str:
+    """Six small tables (four hold'em, one fixed limit, one stud), quick clocks, a short pause."""
+    clock = {"action_time": action_time, **NO_BANK}
+    return room(
+        *(table(f"NL{i}", **SIX, **clock) for i in range(1, 5)),
+        table("FL", **FL24, **{**SIX, "max_buy_in": 400}, **clock),
+        table("Stud", **STUD, seats=8, min_buy_in=200, max_buy_in=1000, **clock),
+        starting_balance=10000, daily_topup=2000, pause=0.2, registrations_per_hour=10_000,
+    )
+
+
+def nats_binary() -> str:
+    found = shutil.which("nats-server") or ("/usr/sbin/nats-server" if Path("/usr/sbin/nats-server").exists()
+                                             else None)
+    assert found, "nats-server is needed (Debian's package: make test installs it)"
+    return found
+
+
+class Nats:
+    """A private nats-server on a free loopback port."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.port = free_port()
+        self.log = tmp_path / "nats.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([nats_binary(), "-a", "127.0.0.1", "-p", str(self.port)],
+                                            stdout=log, stderr=subprocess.STDOUT)
+        import socket
+
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"nats-server did not start: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+class Proc:
+    """One `pokerroom worker` or `pokerroom gateway`."""
+
+    def __init__(self, cluster: Cluster, role: str, name: str) -> None:
+        self.cluster, self.role, self.name = cluster, role, name
+        self.port = free_port() if role == "gateway" else 0
+        self.log = cluster.tmp_path / f"{name}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Proc:
+        c = self.cluster
+        command = [sys.executable, "-m", "pokerroom.cli", self.role, "--db", DATABASE, "--schema", c.schema,
+                   "--nats", c.nats.url, "--name", self.name, "--config", str(c.config)]
+        if self.role == "gateway":
+            command += ["--port", str(self.port)]
+        else:
+            command += ["--drain", str(c.drain)]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        if self.role == "gateway":
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise AssertionError(f"{self.name} exited: {self.log.read_text()[-3000:]}")
+            try:
+                r = httpx.get(f"{self.http}/healthz", timeout=1.0)
+                if r.status_code == 200 and r.json()["tables"] == len(self.cluster.tables):
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"{self.name} did not become ready: {self.log.read_text()[-3000:]}")
+
+    def signal(self, sig: signal.Signals) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+
+    def stop(self, timeout: float = 60.0) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGCONT)
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def errors(self) -> str:
+        text = self.log.read_text() if self.log.exists() else ""
+        return text if "Traceback" in text else ""
+
+
+class Cluster:
+    def __init__(self, tmp_path: Path, drain: float = 10.0) -> None:
+        self.tmp_path = tmp_path
+        self.schema = f"cluster_{secrets.token_hex(5)}"
+        self.config = tmp_path / "room.toml"
+        self.config.write_text(cluster_room())
+        self.tables = ["NL1", "NL2", "NL3", "NL4", "FL", "Stud"]
+        self.nats = Nats(tmp_path)
+        self.drain = drain
+        self.procs: dict[str, Proc] = {}
+
+    def start(self, workers: int, gateways: int) -> None:
+        self.nats.start()
+        for i in range(1, workers + 1):
+            self.procs[f"w{i}"] = Proc(self, "worker", f"w{i}").start()
+        time.sleep(1.5)  # the workers see each other before the gateways come
+        for i in range(1, gateways + 1):
+            self.procs[f"g{i}"] = Proc(self, "gateway", f"g{i}").start()
+
+    def gateways(self) -> list[Proc]:
+        return [p for p in self.procs.values() if p.role == "gateway"]
+
+    def stop(self) -> None:
+        for p in self.procs.values():
+            p.stop()
+        self.nats.stop()
+        asyncio.run(_drop(self.schema))
+
+    def status(self) -> dict[str, Any]:
+        out = subprocess.run([sys.executable, "-m", "pokerroom.cli", "status", "--db", DATABASE, "--schema",
+                              self.schema, "--nats", self.nats.url, "--json"], capture_output=True, text=True,
+                             timeout=60)
+        return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+    def audit(self) -> tuple[int, dict[str, Any]]:
+        out = subprocess.run([sys.executable, "-m", "pokerroom.cli", "audit", "--db", DATABASE, "--schema",
+                              self.schema, "--json"], capture_output=True, text=True, timeout=120)
+        return out.returncode, json.loads(out.stdout)
+
+    def errors(self) -> dict[str, str]:
+        return {n: e for n, p in self.procs.items() if (e := p.errors())}
+
+
+async def _drop(schema: str) -> None:
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(DATABASE)
+    try:
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await conn.close()
+
+
+async def query(schema: str, sql: str, *args: Any) -> list[Any]:
+    import asyncpg
+
+    conn = await asyncpg.connect(DATABASE, server_settings={"search_path": schema})
+    try:
+        return list(await conn.fetch(sql, *args))
+    finally:
+        await conn.close()

@@ -1,0 +1,243 @@
+"""The room across processes (issue 18): two gateways and three workers on a private
+nats-server and a PostgreSQL schema of their own, bots at every table. A worker killed
+mid-hand (SIGKILL) or paused past its lease (SIGSTOP) loses its tables to the others
+within about 5 s; nobody loses his seat or a chip, and no hand is settled twice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pokerroom.bots import Bot, Tally, crowd
+from tests.cluster.helpers import Cluster, query
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    c = Cluster(tmp_path)
+    try:
+        c.start(workers=3, gateways=2)
+        yield c
+    finally:
+        c.stop()
+    assert not c.errors(), c.errors()
+
+
+def seat_bots(cluster: Cluster, per_table: int = 3, think: float = 0.05,
+              seed: int = 1) -> tuple[list[Bot], Tally]:
+    """Bots at every table, half through each gateway."""
+    tally = Tally()
+    bots: list[Bot] = []
+    for k, gateway in enumerate(cluster.gateways()):
+        tables = httpx.get(f"{gateway.http}/api/tables", timeout=10).json()["tables"]
+        share = {t["name"]: per_table // 2 + (per_table % 2 if k == 0 else 0) for t in tables}
+        bots += crowd(gateway.http, sum(share.values()), tables, strategies=["solid", "station", "random"],
+                      think=think, seed=seed + k, tally=tally, per_table=share, prefix=f"b{k}")
+    return bots, tally
+
+
+async def settled_by_table(cluster: Cluster) -> dict[str, int]:
+    rows = await query(cluster.schema, "SELECT table_name, count(*) FROM hands WHERE status = 'complete' "
+                       "GROUP BY table_name")
+    return {r[0]: int(r[1]) for r in rows}
+
+
+async def until(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await predicate():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def balanced(cluster: Cluster) -> bool:
+    """The three workers share the six tables: two each."""
+    held = [o for o, _ in owners(cluster).values()]
+    return None not in held and all(held.count(w) == 2 for w in ("w1", "w2", "w3"))
+
+
+async def every_table_played(cluster: Cluster, hands: int) -> bool:
+    done = await settled_by_table(cluster)
+    return all(done.get(t, 0) >= hands for t in cluster.tables)
+
+
+def owners(cluster: Cluster) -> dict[str, tuple[str | None, int]]:
+    """table -> (owner while its lease holds, epoch)."""
+    return {t["table"]: (t["owner"] if t["held"] else None, t["epoch"]) for t in cluster.status()["tables"]}
+
+
+def test_a_worker_killed_mid_hand_loses_its_tables_and_nobody_his_seat(cluster: Cluster) -> None:
+    async def main() -> None:
+        await until(lambda: balanced(cluster), 20, "the tables shared by the three workers")
+        before_owners = owners(cluster)
+        bots, tally = seat_bots(cluster)
+        stop = asyncio.Event()
+        tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
+        try:
+            await until(lambda: every_table_played(cluster, 3), 60, "three hands at every table")
+            held = {p.name: sum(o == p.name for o, _ in before_owners.values())
+                    for p in cluster.procs.values() if p.role == "worker"}
+            victim = cluster.procs[max(held, key=lambda n: held[n])]
+            lost = [t for t, (o, _) in before_owners.items() if o == victim.name]
+
+            async def mid_hand() -> bool:
+                return bool(await query(cluster.schema, "SELECT 1 FROM hands WHERE status = 'playing' AND "
+                                        "table_name = ANY($1)", lost))
+
+            await until(mid_hand, 10, "a hand in play at the victim's tables")
+            victim.signal(signal.SIGKILL)
+            killed_at = time.monotonic()
+            # the seats as the dead worker left them: the stacks from before the hands it was playing
+            seats = {(r[0], r[1]): int(r[2]) for r in await query(
+                cluster.schema, "SELECT s.table_name, a.name, s.stack FROM seats s JOIN accounts a "
+                "ON a.id = s.account_id WHERE s.table_name = ANY($1)", lost)}
+            playing = {r[0]: int(r[1]) for r in await query(
+                cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'playing' AND "
+                "table_name = ANY($1)", lost)}
+            assert playing, "the victim was dealing no hand"
+
+            async def taken_over() -> bool:
+                now = owners(cluster)
+                return all(now[t][0] not in (None, victim.name) and now[t][1] > before_owners[t][1]
+                           for t in lost)
+
+            await until(taken_over, 8, "the victim's tables claimed by other workers")
+            took = time.monotonic() - killed_at
+            assert took <= 5.5, took
+            counts = await settled_by_table(cluster)
+
+            async def dealt_again() -> bool:
+                done = await settled_by_table(cluster)
+                return all(done.get(t, 0) > counts.get(t, 0) for t in lost)
+
+            await until(dealt_again, 30, "a hand settled at each table taken over")
+            voided = {r[0]: int(r[1]) for r in await query(
+                cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'void'")}
+            assert voided == playing, (voided, playing)
+            # the first hand settled after the takeover began with everyone seated as before
+            for t in lost:
+                row = (await query(cluster.schema, "SELECT history FROM hands WHERE table_name = $1 AND "
+                                   "status = 'complete' AND number > $2 ORDER BY number LIMIT 1", t,
+                                   playing[t]))[0]
+                record = json.loads(row[0])["record"]
+                dealt = {p["player"]: p["starting_stack"] for p in record["players"]}
+                before = {name: stack for (table, name), stack in seats.items() if table == t}
+                assert dealt.items() <= before.items(), (t, dealt, before)
+                assert len(dealt) >= 2
+            print(f"takeover of {len(lost)} table(s) in {took:.2f} s; voided {playing}")
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        assert tally.errors.get("internal", 0) == 0, tally.errors
+
+    asyncio.run(main())
+    for p in cluster.procs.values():
+        p.stop()
+    code, report = cluster.audit()
+    assert code == 0 and report["balanced"] and report["problems"] == [], report
+
+
+class Observer:
+    """A watcher of one table through one gateway that keeps every version it is sent."""
+
+    def __init__(self, gateway: str, table: str) -> None:
+        self.url = gateway.replace("http://", "ws://") + "/ws"
+        self.table = table
+        self.versions: list[tuple[str, int]] = []  # (kind, version)
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        import websockets
+
+        async with websockets.connect(self.url) as ws:
+            await ws.send(json.dumps({"type": "subscribe", "table": self.table, "snapshots": True}))
+            async for raw in ws:
+                m = json.loads(raw)
+                if m.get("table") != self.table:
+                    continue
+                if m["type"] == "snapshot":
+                    self.versions.append(("snapshot", m["version"]))
+                elif m["type"] == "events":
+                    self.versions += [("event", e["version"]) for e in m["events"]]
+
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self.run())
+
+    async def stop(self) -> None:
+        assert self.task is not None
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+
+    def check(self) -> None:
+        """Versions never go back: nothing of an older owner came after the new one's."""
+        seen = [v for _, v in self.versions]
+        assert seen == sorted(seen), (self.table, self.versions)
+
+
+def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluster) -> None:
+    async def main() -> None:
+        await until(lambda: balanced(cluster), 20, "the tables shared by the three workers")
+        before = owners(cluster)
+        bots, tally = seat_bots(cluster, seed=7)
+        stop = asyncio.Event()
+        tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
+        victim = cluster.procs["w2"]
+        lost = [t for t, (o, _) in before.items() if o == "w2"]
+        observers = [Observer(g.http, t) for g in cluster.gateways() for t in lost]
+        try:
+            for o in observers:
+                o.start()
+
+            await until(lambda: every_table_played(cluster, 2), 60, "two hands at every table")
+            victim.signal(signal.SIGSTOP)
+            paused_at = time.monotonic()
+
+            async def taken_over() -> bool:
+                now = owners(cluster)
+                return all(now[t][0] not in (None, "w2") and now[t][1] > before[t][1] for t in lost)
+
+            await until(taken_over, 8, "the paused worker's tables claimed by others")
+            took = time.monotonic() - paused_at
+            assert took <= 5.5, took
+            counts = await settled_by_table(cluster)
+            await asyncio.sleep(3)  # the others deal on meanwhile
+            victim.signal(signal.SIGCONT)
+
+            async def given_up() -> bool:  # its next renewal finds the leases gone
+                return "is no longer w2's" in victim.log.read_text()
+
+            await until(given_up, 10, "the woken worker to give its tables up")
+
+            async def dealt_on() -> bool:
+                done = await settled_by_table(cluster)
+                return all(done.get(t, 0) > counts.get(t, 0) for t in lost)
+
+            await until(dealt_on, 30, "hands settled by the new owners")
+            await asyncio.sleep(2)  # whatever the woken worker still sends, sent
+        finally:
+            for o in observers:
+                await o.stop()
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        twice = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'complete' "
+                            "GROUP BY table_name, number HAVING count(*) > 1")
+        assert twice == [], twice
+        for o in observers:
+            o.check()
+            assert any(v > 1_000_000 for _, v in o.versions), o.versions  # the new owner's numbers came
+        assert tally.errors.get("internal", 0) == 0, tally.errors
+
+    asyncio.run(main())
+    for p in cluster.procs.values():
+        p.stop()
+    code, report = cluster.audit()
+    assert code == 0 and report["balanced"] and report["problems"] == [], report
