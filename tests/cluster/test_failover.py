@@ -61,7 +61,7 @@ async def until(predicate: Any, timeout: float, what: str) -> None:
 
 async def balanced(cluster: Cluster) -> bool:
     """The three workers share the six tables: two each."""
-    held = [o for o, _ in owners(cluster).values()]
+    held = [o for o, _ in (await owners(cluster)).values()]
     return None not in held and all(held.count(w) == 2 for w in ("w1", "w2", "w3"))
 
 
@@ -70,15 +70,18 @@ async def every_table_played(cluster: Cluster, hands: int) -> bool:
     return all(done.get(t, 0) >= hands for t in cluster.tables)
 
 
-def owners(cluster: Cluster) -> dict[str, tuple[str | None, int]]:
-    """table -> (owner while its lease holds, epoch)."""
-    return {t["table"]: (t["owner"] if t["held"] else None, t["epoch"]) for t in cluster.status()["tables"]}
+async def owners(cluster: Cluster) -> dict[str, tuple[str | None, int]]:
+    """table -> (owner while its lease holds, epoch), from the database (what `pokerroom
+    status` reads; the test checks that command's output once, the polls read directly)."""
+    rows = await (query(cluster.schema, "SELECT table_name, CASE WHEN expires_at > "
+                             "extract(epoch from clock_timestamp()) THEN owner END, epoch FROM table_leases"))
+    return {r[0]: (r[1], int(r[2])) for r in rows}
 
 
 def test_a_worker_killed_mid_hand_loses_its_tables_and_nobody_his_seat(cluster: Cluster) -> None:
     async def main() -> None:
         await until(lambda: balanced(cluster), 20, "the tables shared by the three workers")
-        before_owners = owners(cluster)
+        before_owners = await owners(cluster)
         bots, tally = seat_bots(cluster)
         stop = asyncio.Event()
         tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
@@ -104,15 +107,21 @@ def test_a_worker_killed_mid_hand_loses_its_tables_and_nobody_his_seat(cluster: 
                 cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'playing' AND "
                 "table_name = ANY($1)", lost)}
             assert playing, "the victim was dealing no hand"
+            last_id = int((await query(cluster.schema, "SELECT max(id) FROM hands"))[0][0])
 
             async def taken_over() -> bool:
-                now = owners(cluster)
+                now = await owners(cluster)
                 return all(now[t][0] not in (None, victim.name) and now[t][1] > before_owners[t][1]
                            for t in lost)
 
             await until(taken_over, 8, "the victim's tables claimed by other workers")
             took = time.monotonic() - killed_at
             assert took <= 5.5, took
+            status = cluster.status()  # what the operator sees
+            assert not status["healthy"] or all(w["name"] != victim.name or not w["tables"]
+                                                for w in status["workers"]), status
+            assert {t["table"]: t["owner"] for t in status["tables"] if t["table"] in lost} == {
+                t: o for t, (o, _) in (await owners(cluster)).items() if t in lost}, status
             counts = await settled_by_table(cluster)
 
             async def dealt_again() -> bool:
@@ -126,10 +135,11 @@ def test_a_worker_killed_mid_hand_loses_its_tables_and_nobody_his_seat(cluster: 
             # the first hand settled after the takeover began with everyone seated as before
             for t in lost:
                 row = (await query(cluster.schema, "SELECT history FROM hands WHERE table_name = $1 AND "
-                                   "status = 'complete' AND number > $2 ORDER BY number LIMIT 1", t,
-                                   playing[t]))[0]
-                record = json.loads(row[0])["record"]
-                dealt = {p["player"]: p["starting_stack"] for p in record["players"]}
+                                   "status = 'complete' AND id > $2 ORDER BY id LIMIT 1", t, last_id))[0]
+                history = json.loads(row[0])
+                dealt = {p["name"]: stack for p, stack in zip(history["players"],
+                                                              history["private"]["hand"]["starting_stacks"],
+                                                              strict=True)}
                 before = {name: stack for (table, name), stack in seats.items() if table == t}
                 assert dealt.items() <= before.items(), (t, dealt, before)
                 assert len(dealt) >= 2
@@ -186,7 +196,7 @@ class Observer:
 def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluster) -> None:
     async def main() -> None:
         await until(lambda: balanced(cluster), 20, "the tables shared by the three workers")
-        before = owners(cluster)
+        before = await owners(cluster)
         bots, tally = seat_bots(cluster, seed=7)
         stop = asyncio.Event()
         tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
@@ -202,7 +212,7 @@ def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluste
             paused_at = time.monotonic()
 
             async def taken_over() -> bool:
-                now = owners(cluster)
+                now = await owners(cluster)
                 return all(now[t][0] not in (None, "w2") and now[t][1] > before[t][1] for t in lost)
 
             await until(taken_over, 8, "the paused worker's tables claimed by others")

@@ -72,14 +72,16 @@ class Leases(Database):
             for name in names:
                 await conn.execute(text(insert), {"t": name})
 
-    async def heartbeat(self, worker: str) -> int:
-        """``worker`` is alive now; how many workers are (seen within the last 5 s)."""
+    async def heartbeat(self, worker: str, within: float = 3.0) -> int:
+        """``worker`` is alive now; how many workers are (seen within ``within`` seconds: a
+        lease's length, so that a dead worker stops counting when its leases end)."""
         now = self._now()
         upsert = (f"INSERT INTO workers (name, started_at, seen_at) VALUES (:w, {now}, {now}) "
                   f"ON CONFLICT (name) DO UPDATE SET seen_at = {now}")
         async with self._writing() as conn:
             await conn.execute(text(upsert), {"w": worker})
-            alive = await conn.scalar(text(f"SELECT count(*) FROM workers WHERE seen_at > {now} - 5"))
+            alive = await conn.scalar(text(f"SELECT count(*) FROM workers WHERE seen_at > {now} - :within"),
+                                      {"within": within})
         return int(alive or 1)
 
     async def gone(self, worker: str) -> None:
@@ -104,13 +106,6 @@ class Leases(Database):
         async with self.engine.connect() as conn:
             free = {str(r[0]) for r in (await conn.execute(text(sql), {"w": worker})).all()}
         return [n for n in names if n in free]
-
-    async def owned_count(self) -> tuple[int, int]:
-        """(tables with a lease row, workers alive): for a worker's share."""
-        async with self.engine.connect() as conn:
-            tables = await conn.scalar(text("SELECT count(*) FROM table_leases"))
-            alive = await conn.scalar(text(f"SELECT count(*) FROM workers WHERE seen_at > {self._now()} - 5"))
-        return int(tables or 0), max(1, int(alive or 1))
 
     async def claim(self, worker: str, table: str, ttl: float) -> Claim | None:
         """Take ``table`` if nobody holds it (or ``worker``'s own name does: an earlier run

@@ -30,7 +30,7 @@ from pokerroom.worker.runner import Settings, TableRunner
 log = logging.getLogger("pokerroom.worker")
 
 LEASE_TTL = 3.0  # seconds a lease lasts after its renewal (by the database's clock)
-RENEW_EVERY = 1.0  # seconds between renewals (and claims)
+RENEW_EVERY = 0.5  # seconds between renewals (and claims)
 MARGIN = 0.75  # seconds before its lease ends by its own clock that a worker stops dealing
 
 
@@ -93,7 +93,7 @@ class Worker:
     async def _round(self) -> None:
         """Renew, drop what was lost, claim up to the share."""
         started = time.monotonic()
-        alive = await self.store.heartbeat(self.name)
+        alive = await self.store.heartbeat(self.name, LEASE_TTL)
         held = await self.store.renew(self.name, LEASE_TTL)
         self._valid_until = started + LEASE_TTL - MARGIN
         for name, runner in list(self.runners.items()):
