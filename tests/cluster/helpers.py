@@ -162,7 +162,8 @@ class Cluster:
         for p in self.procs.values():
             p.stop()
         self.nats.stop()
-        asyncio.run(_drop(self.schema))
+        if not os.environ.get("POKERROOM_KEEP_SCHEMA"):  # to look at a failed run's rows
+            asyncio.run(_drop(self.schema))
 
     def status(self) -> dict[str, Any]:
         out = subprocess.run([sys.executable, "-m", "pokerroom.cli", "status", "--db", DATABASE, "--schema",

@@ -39,8 +39,9 @@ def seat_bots(cluster: Cluster, per_table: int = 3, think: float = 0.05,
     for k, gateway in enumerate(cluster.gateways()):
         tables = httpx.get(f"{gateway.http}/api/tables", timeout=10).json()["tables"]
         share = {t["name"]: per_table // 2 + (per_table % 2 if k == 0 else 0) for t in tables}
+        others = [g.http for g in cluster.gateways() if g is not gateway]
         bots += crowd(gateway.http, sum(share.values()), tables, strategies=["solid", "station", "random"],
-                      think=think, seed=seed + k, tally=tally, per_table=share, prefix=f"b{k}")
+                      think=think, seed=seed + k, tally=tally, per_table=share, prefix=f"b{k}", others=others)
     return bots, tally
 
 
@@ -251,3 +252,57 @@ def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluste
         p.stop()
     code, report = cluster.audit()
     assert code == 0 and report["balanced"] and report["problems"] == [], report
+
+
+def test_a_rolling_restart_of_every_process_loses_no_seat_and_no_chip(cluster: Cluster) -> None:
+    """Every worker, then every gateway, stopped (SIGTERM) and started again, one at a time,
+    while bots play: the workers' hands end before they hand their tables over, the bots
+    of a gateway that goes move to the other one; nobody loses his seat, no hand is
+    settled twice, no hand is void, and the books balance."""
+
+    async def main() -> None:
+        await until(lambda: balanced(cluster), 20, "the tables shared by the three workers")
+        bots, tally = seat_bots(cluster, seed=11)
+        stop = asyncio.Event()
+        tasks = [asyncio.ensure_future(b.run(stop)) for b in bots]
+        try:
+            await until(lambda: every_table_played(cluster, 2), 60, "two hands at every table")
+            seated = await query(cluster.schema, "SELECT table_name, account_id FROM seats")
+            for name in ("w1", "w2", "w3", "g1", "g2"):
+                proc = cluster.procs[name]
+                before = await settled_by_table(cluster)
+                await asyncio.to_thread(proc.stop)
+                proc.start()
+                if proc.role == "worker":
+                    await until(lambda: balanced(cluster), 30, f"{name} back with its share")
+                try:
+                    await until(lambda b=before: _more_hands(cluster, b), 40, f"hands after {name}")
+                except AssertionError as e:
+                    raise AssertionError(f"{e}: before {before}, now {await settled_by_table(cluster)}, "
+                                         f"errors {tally.errors}, reconnects {[b.reconnects for b in bots]}, "
+                                         f"seats {[(b.table, b.seat, b.http) for b in bots]}") from None
+            now = await query(cluster.schema, "SELECT table_name, account_id FROM seats")
+            lost = set(map(tuple, seated)) - set(map(tuple, now))
+            assert not lost, (lost, await query(cluster.schema, "SELECT table_name, account_id, stack, at "
+                                                "FROM departures"))
+            assert sum(b.reconnects for b in bots) >= len(bots) // 2  # every bot of each gateway moved
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        twice = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'complete' "
+                            "GROUP BY table_name, number HAVING count(*) > 1")
+        assert twice == [], twice
+        void = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'void'")
+        assert void == [], void  # each worker let its hands end before it went
+        assert tally.errors.get("internal", 0) == 0, tally.errors
+
+    asyncio.run(main())
+    for p in cluster.procs.values():
+        p.stop()
+    code, report = cluster.audit()
+    assert code == 0 and report["balanced"] and report["problems"] == [], report
+
+
+async def _more_hands(cluster: Cluster, before: dict[str, int]) -> bool:
+    done = await settled_by_table(cluster)
+    return all(done.get(t, 0) > before.get(t, 0) for t in cluster.tables)

@@ -20,6 +20,7 @@ import httpx
 
 from pokerroom import client
 from pokerroom import outbound as o
+from pokerroom import websocket as w
 from pokerroom.bots.strategies import Strategy, Turn, strategy
 from pokerroom.protocol import (
     Act,
@@ -75,8 +76,14 @@ class Bot:
         hands: int | None = None,
         tally: Tally | None = None,
         rng: random.Random | None = None,
+        others: list[str] | None = None,
     ) -> None:
         self.http = url.rstrip("/")
+        # other gateways of the room: when the connection drops, the bot connects to the next
+        # one (round robin, with backoff) and plays on; without them it stops
+        self.urls = [self.http, *(u.rstrip("/") for u in others or ())]
+        self.reconnects = 0
+        self._lost = False
         self.ws = client.ws_url(self.http)
         self.name = name
         self.table = table
@@ -107,27 +114,58 @@ class Bot:
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Play until ``stop`` is set or its hands are played (then it leaves the table),
-        or until the server closes the connection."""
+        or until the server closes the connection (with other gateways given: until none
+        of them has answered for about a minute)."""
         if not self.token or not self.info:
             await self.prepare()
         loop = asyncio.get_running_loop()
-        self._finished = loop.create_future()
-        socket = await client.connect(
-            self.ws, self.on_message, token=self.token, on_close=self.finish, timeout=120
-        )
-        self.socket = socket
-        self.on_connected()
-        self.send(Subscribe(type="subscribe", table=self.table))
         waiter: asyncio.Future[Any] | None = asyncio.ensure_future(stop.wait()) if stop else None
+        backoff, failures = 0.2, 0
         try:
-            waiting: list[asyncio.Future[Any]] = [self._finished, *([waiter] if waiter else [])]
-            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            while True:
+                self._finished = loop.create_future()
+                self._lost = False
+                try:
+                    socket = await client.connect(
+                        self.ws, self.on_message, token=self.token, on_close=self._on_close, timeout=120
+                    )
+                except (OSError, TimeoutError, w.HandshakeError):
+                    failures += 1
+                    if len(self.urls) == 1 or failures > 60 or (waiter is not None and waiter.done()):
+                        raise
+                    await self._next_gateway(backoff)
+                    backoff = min(backoff * 2, 2.0)
+                    continue
+                failures, backoff = 0, 0.2
+                self.socket = socket
+                self.seat = None  # the snapshot says where it sits (a seat outlives a connection)
+                self.on_connected()
+                self.send(Subscribe(type="subscribe", table=self.table))
+                waiting: list[asyncio.Future[Any]] = [self._finished, *([waiter] if waiter else [])]
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if self._lost and len(self.urls) > 1 and not (waiter is not None and waiter.done()):
+                    self.reconnects += 1
+                    await self._next_gateway(backoff)
+                    continue
+                if socket.open:
+                    self._write(Leave(type="leave", table=self.table))
+                await socket.aclose(2.0)
+                return
         finally:
             if waiter is not None:
                 waiter.cancel()
-            if socket.open:
-                self._write(Leave(type="leave", table=self.table))
-            await socket.aclose(2.0)
+
+    def _on_close(self) -> None:
+        self._lost = True
+        self.finish()
+
+    async def _next_gateway(self, wait: float) -> None:
+        """The next gateway of the room, after ``wait`` seconds."""
+        self.socket = None
+        await asyncio.sleep(wait)
+        self.urls.append(self.urls.pop(0))
+        self.http = self.urls[0]
+        self.ws = client.ws_url(self.http)
 
     def on_connected(self) -> None:
         """The connection is open (for subclasses)."""
@@ -185,8 +223,10 @@ class Bot:
     def sit(self, view: o.TableView) -> None:
         taken = {s.seat for s in view.seats}
         me = next((s for s in view.seats if s.player == self.name), None)
-        if me is not None:
+        if me is not None:  # seated already (back after a lost connection): play on
             self.seat = me.seat
+            if me.state == "sitting_out":  # sat out while it was away
+                self.send(SitIn(type="sit_in", table=self.table))
             return
         seat = self.choose_seat(taken)
         if seat is None:
@@ -232,9 +272,11 @@ def crowd(
     seed: int | None = None,
     tally: Tally | None = None,
     per_table: dict[str, int] | None = None,
+    others: list[str] | None = None,
 ) -> list[Bot]:
     """``count`` bots spread over ``tables`` (at most ``per_table[name]`` at each, else
-    one seat short of full, so people find a seat), strategies in turn."""
+    one seat short of full, so people find a seat), strategies in turn; ``others``: the
+    room's other gateways, which they move to when theirs goes."""
     rng = random.Random(seed)
     tally = tally if tally is not None else Tally()
     bots: list[Bot] = []
@@ -257,6 +299,7 @@ def crowd(
                     hands=hands,
                     tally=tally,
                     rng=random.Random(rng.random()),
+                    others=others,
                 )
             )
     return bots

@@ -140,7 +140,7 @@ class Worker:
         for name, runner in self.runners.items():
             if runner.table.phase == IDLE and runner.paused is None:
                 epoch = runner.epoch
-                await runner.stop()
+                await runner.close()  # its last hand's result written first
                 self._drop(name, quiet=True)
                 await self.store.release(self.name, name, epoch)
                 log.info("worker %s: handed table %s over (epoch %s)", self.name, name, epoch)
@@ -163,7 +163,7 @@ class Worker:
                 await task
         for name, runner in list(self.runners.items()):
             epoch = runner.epoch
-            await runner.stop()
+            await runner.close()
             self._drop(name, quiet=True)
             with contextlib.suppress(Exception):
                 await self.store.release(self.name, name, epoch)

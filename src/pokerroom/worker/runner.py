@@ -129,6 +129,7 @@ class TableRunner:
         self.lease_ok = lease_ok  # whether the worker's lease still holds (by its own clock)
         self.lost = False  # the lease went to another worker: this runner is done
         self.draining = False  # its worker is stopping: no new hand is dealt
+        self.closing = False  # the task ends after the step it is in (close)
         self.table = Table(config, protections=protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Viewer, p.TableCommand, Reply]] = deque()
         self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
@@ -223,7 +224,7 @@ class TableRunner:
         if self._voided:
             voided, self._voided = self._voided, []
             await self._publish(voided)
-        while not self.lost:
+        while not self.lost and not self.closing:
             if self._resumed:  # a pause ended (in a command or a tick): say so before anything else
                 try:
                     await self._after_pause()
@@ -651,6 +652,20 @@ class TableRunner:
         self.lobby.hand_finished(sum(e.amount for e in hand.events if type(e) is PotAwarded))
         self._last_hand = (finished.number, self.hand_id)
         self.hand_id = None
+
+    async def close(self, timeout: float = 10.0) -> None:
+        """End the table's task between two steps, its writes done (a hand's result written
+        before the lease is given up, never after: that write would be refused), then
+        answer what is still queued 'table_moving'. Past ``timeout`` (a database away),
+        stop it where it is."""
+        self.closing = self.draining = True  # no new hand in the step it is in either
+        _release(self._waiter)
+        if self.task is not None and not self.task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), timeout)
+            except TimeoutError:
+                log.warning("table %s: still busy after %g s: stopped where it was", self.name, timeout)
+        await self.stop()
 
     async def stop(self) -> None:
         """Stop the table's task; the commands still queued are answered 'table_moving' (the
