@@ -33,7 +33,8 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
                 unknown = True
             (board if a.target is None else holes[a.target]).extend(cards)
         elif verb == "cbr":
-            _whole(f"actions[{i}] {a.text!r}", a.amount)
+            if not isinstance(a.amount, int):
+                _whole(f"actions[{i}] {a.text!r}", a.amount)
         elif verb == "sd" or verb == "pb":
             what = "draws ('sd')" if verb == "sd" else "bring-ins ('pb') in hold'em"
             raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: {what}")
@@ -45,22 +46,21 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     if unknown:  # a hand shown (at the showdown or after the hand, D12) reveals unknown hole cards
         _reveal_shown(acts, holes, seen)
     # burns, unknown cards and undealt board cards: the first cards the file does not use
-    deck: list[Card] = []
+    board += [None] * (5 - len(board))
+    order: list[Card | None] = [h[0] for h in holes]
+    order += [h[1] for h in holes]
+    order += [None, board[0], board[1], board[2], None, board[3], None, board[4]]
     filled: set[Card] = set()
     k = 0
     burns = (2 * n, 2 * n + 4, 2 * n + 6)
-    board += [None] * (5 - len(board))
-    order = [holes[p][r] for r in range(2) for p in range(n)]
-    for c in [*order, None, *board[:3], None, board[3], None, board[4]]:
-        if c is None:
-            while FULL_DECK[k] in seen:
-                k += 1
-            c = FULL_DECK[k]
+    for j in [j for j, c in enumerate(order) if c is None]:
+        while FULL_DECK[k] in seen:
             k += 1
-            if len(deck) not in burns:
-                filled.add(c)
-        deck.append(c)
-    return deck, filled
+        c = order[j] = FULL_DECK[k]
+        k += 1
+        if j not in burns:
+            filled.add(c)
+    return cast("list[Card]", order), filled
 
 
 def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Card, int]) -> bool:

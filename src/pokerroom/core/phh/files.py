@@ -17,17 +17,17 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from pokerroom.core.phh import tomltext
-from pokerroom.core.phh.grammar import Chips, PHHError, _number, parse_action
+from pokerroom.core.phh.grammar import Action, Chips, PHHError, _number, parse_action
 
 _VARIANT_FIELDS = {  # required besides variant, antes, starting_stacks and actions
     **dict.fromkeys(("NT", "PT", "NS", "PO", "N2L1D"), ("blinds_or_straddles", "min_bet")),
     **dict.fromkeys(("FT", "FO/8", "F2L3D", "FB"), ("blinds_or_straddles", "small_bet", "big_bet")),
     **dict.fromkeys(("F7S", "F7S/8", "FR"), ("bring_in", "small_bet", "big_bet")),
 }
-_S, _N = "a string", "a non-negative number"
+_S, _N, _BOOL = "a string", "a non-negative number", "true or false"
 _SS, _NS = "an array of strings", "an array of non-negative numbers"
 _FIELDS = {  # field -> what it must be, in the order dumps writes them
-    "variant": _S, "ante_trimming_status": "true or false", "antes": _NS, "blinds_or_straddles": _NS,
+    "variant": _S, "ante_trimming_status": _BOOL, "antes": _NS, "blinds_or_straddles": _NS,
     "bring_in": _N, "small_bet": _N, "big_bet": _N, "min_bet": _N, "starting_stacks": _NS, "actions": _SS,
     "author": _S, "event": _S, "hand": "an integer or a string", "players": _SS, "finishing_stacks": _NS,
 }
@@ -57,36 +57,50 @@ class HandHistory:
 
 # ---------------------------------------------------------------------------- reading
 
-_INT_ONLY, _STR_ONLY = frozenset((int,)), frozenset((str,))
+_INT_ONLY = frozenset((int,))
 
 
 def _convert(kind: str, v: object) -> Any:
-    # the common cases first: an array of whole numbers or of strings, a string, a number
-    if type(v) is list:
-        if kind == _NS and _INT_ONLY.issuperset(map(type, v)) and (not v or min(v) >= 0):
-            return v
-        if kind == _SS and _STR_ONLY.issuperset(map(type, v)):
-            return v
-    elif type(v) is str:
-        if kind == _S:
-            return v
-    elif type(v) is int and kind == _N and v >= 0:
-        return v
-    if kind.startswith("an array of "):
+    """``v`` as the field must be (``kind``, a value of ``_FIELDS``), or ValueError. Arrays of
+    whole non-negative numbers come back as they are; floats that are whole become ints."""
+    if kind == _NS:
         if not isinstance(v, list):
             raise ValueError(v)
-        return [_convert("a " + kind[12:-1], x) for x in v]
-    if kind == _N:
-        if (value := _number(v)) < 0:
+        for x in v:
+            if type(x) is not int or x < 0:
+                return [_non_negative(y) for y in v]
+        return v
+    if kind == _SS:
+        if not isinstance(v, list):
             raise ValueError(v)
-        return value
-    if not isinstance(v, {_S: str, "true or false": bool}.get(kind, int | str)) or (
-            isinstance(v, bool) and kind != "true or false"):
+        for x in v:
+            if not isinstance(x, str):
+                raise ValueError(x)
+        return v
+    if kind == _S:
+        if not isinstance(v, str):
+            raise ValueError(v)
+        return v
+    if kind == _N:
+        return _non_negative(v)
+    if kind == _BOOL:
+        if not isinstance(v, bool):
+            raise ValueError(v)
+        return v
+    if isinstance(v, bool) or not isinstance(v, int | str):  # the hand's number or name
         raise ValueError(v)
     return v
 
 
-def _from_table(table: dict[str, Any]) -> HandHistory:
+def _non_negative(v: object) -> Chips:
+    value = _number(v)
+    if value < 0:
+        raise ValueError(v)
+    return value
+
+
+def _from_table(table: dict[str, Any]) -> tuple[HandHistory, list[Action]]:
+    """The hand of a TOML table, checked, and its action lines parsed (for its replay)."""
     variant = table.get("variant")
     required = ("variant", "antes", "starting_stacks", "actions", *_VARIANT_FIELDS.get(str(variant), ()))
     missing = [k for k in required if k not in table]
@@ -102,23 +116,25 @@ def _from_table(table: dict[str, Any]) -> HandHistory:
             values[key] = _convert(kind, v)
         except ValueError:
             raise PHHError(f"{key} must be {kind}, got {v!r}") from None
-    hh = HandHistory(**values, extra=extra)
-    n = len(hh.starting_stacks)
-    if n < 2 or not all(s > 0 for s in hh.starting_stacks):
-        raise PHHError(f"starting_stacks must be at least two positive numbers, got {hh.starting_stacks}")
+    stacks: list[Chips] = values["starting_stacks"]
+    n = len(stacks)
+    if n < 2 or not all(s > 0 for s in stacks):
+        raise PHHError(f"starting_stacks must be at least two positive numbers, got {stacks}")
     for key in ("antes", "blinds_or_straddles", "finishing_stacks", "players"):
-        value = getattr(hh, key)
+        value = values.get(key)
         if value is not None and len(value) != n:
             raise PHHError(f"{key} has {len(value)} entries for {n} players")
-    for i, text in enumerate(hh.actions):
-        a = parse_action(text)
+    texts: list[str] = values["actions"]
+    acts = [parse_action(text) for text in texts]
+    for i, a in enumerate(acts):
         actor, target = a.actor, a.target
         if (actor is not None and actor >= n) or (target is not None and target >= n):
-            raise PHHError(f"actions[{i}] {text!r}: there are only {n} players")
-    return hh
+            raise PHHError(f"actions[{i}] {texts[i]!r}: there are only {n} players")
+    return HandHistory(**values, extra=extra), acts
 
 
-_Items = list[tuple[int | None, HandHistory | PHHError]]
+# (table index, the hand or its error, its parsed actions: empty for an error)
+_Items = list[tuple[int | None, HandHistory | PHHError, list[Action]]]
 
 
 def _parse(text: str, multi: bool) -> _Items:
@@ -134,16 +150,17 @@ def _parse(text: str, multi: bool) -> _Items:
     out: _Items = []
     for index, table in tables:
         try:
-            out.append((index, _from_table(table)))
+            hh, acts = _from_table(table)
+            out.append((index, hh, acts))
         except PHHError as e:
-            out.append((index, e if index is None else PHHError(f"[{index}]: {e}")))
+            out.append((index, e if index is None else PHHError(f"[{index}]: {e}"), []))
     return out
 
 
 def _first_error(items: _Items) -> list[tuple[int | None, HandHistory]]:
-    if errors := [hh for _, hh in items if isinstance(hh, PHHError)]:
+    if errors := [hh for _, hh, _ in items if isinstance(hh, PHHError)]:
         raise errors[0]
-    return [(i, hh) for i, hh in items if isinstance(hh, HandHistory)]
+    return [(i, hh) for i, hh, _ in items if isinstance(hh, HandHistory)]
 
 
 @overload

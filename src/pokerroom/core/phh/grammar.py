@@ -116,8 +116,9 @@ def _quick_action(text: str) -> Action | None:
 
 
 # Lines already parsed: an Action is immutable, so one is shared by every hand that has the
-# line. Reading a file parses each line (to check it) and its replay asks again: the second
-# time is a look-up. The most frequent lines ('p3 f', 'p1 cc') are there from the start;
+# line. Reading a file parses each line (to check it; ``replay_paths`` hands those to the
+# replay), and a replay of a hand loaded before asks again: the second time is a look-up.
+# The most frequent lines ('p3 f', 'p1 cc') are there from the start;
 # the rest are added until the cache is full (about 10 MB), then it stays as it is.
 _COMMON: dict[str, Action] = {
     f"p{i} {verb}": _action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")

@@ -7,6 +7,7 @@ hands are checked against what it dealt, and nothing is repaired: a refused acti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
@@ -17,6 +18,7 @@ from pokerroom.core.phh.deck import _build_deck, _build_stud_deck, _Reshuffle
 from pokerroom.core.phh.files import HandHistory
 from pokerroom.core.phh.grammar import (
     Action,
+    Chips,
     PHHError,
     ReplayError,
     UnsupportedError,
@@ -44,29 +46,31 @@ def game_of(hh: HandHistory) -> Game:
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
         raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
-    for name, values in (
-        ("blinds_or_straddles", hh.blinds_or_straddles or ()),
-        ("starting_stacks", hh.starting_stacks),
-        ("antes", hh.antes),
-    ):
-        if not _INT_ONLY.issuperset(map(type, values)):
+    blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
+    antes: list[int] = hh.antes  # type: ignore[assignment]
+    for name, values in (("blinds_or_straddles", blinds), ("starting_stacks", hh.starting_stacks),
+                         ("antes", antes)):
+        if not _whole_numbers(values):
             for v in values:
                 _whole(name, v)
-    blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
     # D10: one straddle, twice the big blind, by the player after the big blind (p3)
     straddle = len(blinds) > 2 and blinds[1] > 0 and blinds[2] == 2 * blinds[1] and not structure.fixed
     if any(blinds[3:] if straddle else blinds[2:]):
         raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds}): only a third entry "
                                "of twice the big blind in no limit or pot limit")
-    antes = {a for a in hh.antes if a}
-    ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
+    ante = antes[0] if antes and all(a == antes[0] for a in antes) else 0  # antes alike, or none
     if len(blinds) < 2:
         raise PHHError(f"blinds_or_straddles needs at least two entries, got {blinds}")
     if structure.fixed:
         sizes = (_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), 0)
     else:
         sizes = (0, 0, _whole("min_bet", hh.min_bet))
-    game = _game(structure, blinds[0], blinds[1], ante, *sizes)
+    key = (hh.variant, blinds[0], blinds[1], ante, *sizes)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _game(structure, blinds[0], blinds[1], ante, *sizes)
+        if len(_GAMES) < 256:
+            _GAMES[key] = game
     if "_big_blind_player" in hh.extra:
         # our histories' mark of a big blind where PHH does not put it (no small blind): then
         # [2, 4, 0, 0] is a big blind of 2 and a straddle, which PHH would read as blinds 2/4
@@ -75,7 +79,6 @@ def game_of(hh: HandHistory) -> Game:
     return game
 
 
-_INT_ONLY = frozenset((int,))
 STUD = "F7S"
 
 
@@ -114,9 +117,15 @@ def _stud_game(small: int, big: int, ante: int, bring_in: int) -> Game:
         raise PHHError(f"bad stakes: {e}") from None
 
 
-@lru_cache(maxsize=256)
+# Games are immutable values: one per set of stakes is enough (by variant code and stakes)
+_GAMES: dict[tuple[str, int, int, int, int, int, int], Game] = {}
+
+
+def _whole_numbers(values: Sequence[Chips]) -> bool:
+    return all(type(v) is int for v in values)
+
+
 def _game(structure: Structure, sb: int, bb: int, ante: int, small: int, big: int, min_bet: int) -> Game:
-    """Games are immutable values: one per set of stakes is enough."""
     try:
         if structure.fixed:
             return Game(structure, sb, bb, ante, small_bet=small, big_bet=big)
@@ -165,12 +174,13 @@ def replay(hh: HandHistory) -> Hand:
     return hand
 
 
-def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
+def play(hh: HandHistory, actions: list[Action] | None = None) -> tuple[Hand, _ByFile]:
     """``replay``, except that a called bettor may muck as the file says (the file's rule
-    where it records one): the hand and those players ({player: actions index})."""
+    where it records one): the hand and those players ({player: actions index}).
+    ``actions``: ``hh.actions`` already parsed, as reading the file does (None: parse them)."""
     game = game_of(hh)
     n = len(hh.starting_stacks)
-    acts = [parse_action(a) for a in hh.actions]
+    acts = [parse_action(a) for a in hh.actions] if actions is None else actions
     if game.variant == "stud":
         return _replay_stud(hh, game, acts)
     deck, filled = _build_deck(acts, n)
