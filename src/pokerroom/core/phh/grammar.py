@@ -90,6 +90,10 @@ def _action(
 
 def _quick_action(text: str) -> Action | None:
     """The common lines without commentary, parsed fast; None for anything else."""
+    if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":  # 'd dh p1 AsKs': no split
+        target, pair = _ACTORS.get(text[5:7]), _PAIRS.get(text[8:])
+        if target is not None and pair is not None:
+            return _action(text, None, "dh", target, pair)
     words = text.split()
     count = len(words)
     if count == 4:
