@@ -11,7 +11,7 @@ needs one is an error, not a guess.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.phh.grammar import Action, PHHError, UnsupportedError, _fmt, _whole
@@ -98,7 +98,7 @@ def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
 # A later stud street as the file deals it: (player, index into that player's cards), the
 # player None for the community card.
 _Street = list[tuple[int | None, int]]
-_DECK_SIZE = len(FULL_DECK)
+_DECK_SIZE: Final = len(FULL_DECK)
 
 
 _Later = list[tuple[bool, list[Card | None]]]  # streets dealt after a reshuffle: (community?, cards)

@@ -14,19 +14,22 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Final, Literal, overload
 
 from pokerroom.core.phh import tomltext
 from pokerroom.core.phh.grammar import Action, Chips, PHHError, _number, parse_action
 
-_VARIANT_FIELDS = {  # required besides variant, antes, starting_stacks and actions
+_VARIANT_FIELDS: Final = {  # required besides variant, antes, starting_stacks and actions
     **dict.fromkeys(("NT", "PT", "NS", "PO", "N2L1D"), ("blinds_or_straddles", "min_bet")),
     **dict.fromkeys(("FT", "FO/8", "F2L3D", "FB"), ("blinds_or_straddles", "small_bet", "big_bet")),
     **dict.fromkeys(("F7S", "F7S/8", "FR"), ("bring_in", "small_bet", "big_bet")),
 }
-_S, _N, _BOOL = "a string", "a non-negative number", "true or false"
-_SS, _NS = "an array of strings", "an array of non-negative numbers"
-_FIELDS = {  # field -> what it must be, in the order dumps writes them
+_S: Final = "a string"
+_N: Final = "a non-negative number"
+_BOOL: Final = "true or false"
+_SS: Final = "an array of strings"
+_NS: Final = "an array of non-negative numbers"
+_FIELDS: Final = {  # field -> what it must be, in the order dumps writes them
     "variant": _S, "ante_trimming_status": _BOOL, "antes": _NS, "blinds_or_straddles": _NS,
     "bring_in": _N, "small_bet": _N, "big_bet": _N, "min_bet": _N, "starting_stacks": _NS, "actions": _SS,
     "author": _S, "event": _S, "hand": "an integer or a string", "players": _SS, "finishing_stacks": _NS,
@@ -84,7 +87,7 @@ class HandHistory:
 
 # ---------------------------------------------------------------------------- reading
 
-_INT_ONLY = frozenset((int,))
+_INT_ONLY: Final = frozenset((int,))
 
 
 def _convert(kind: str, v: object) -> Any:
@@ -158,11 +161,20 @@ def _from_table(table: dict[str, Any]) -> tuple[HandHistory, list[Action]]:
         actor, target = a.actor, a.target
         if (actor is not None and actor >= n) or (target is not None and target >= n):
             raise PHHError(f"actions[{i}] {texts[i]!r}: there are only {n} players")
-    get = values.get
     hh = HandHistory(
-        values["variant"], values["antes"], stacks, texts, get("blinds_or_straddles"), get("min_bet"),
-        get("small_bet"), get("big_bet"), get("bring_in"), get("finishing_stacks"), get("players"),
-        get("hand"), get("ante_trimming_status"), get("author"), get("event"), extra,
+        values["variant"], values["antes"], stacks, texts,
+        values.get("blinds_or_straddles"),
+        values.get("min_bet"),
+        values.get("small_bet"),
+        values.get("big_bet"),
+        values.get("bring_in"),
+        values.get("finishing_stacks"),
+        values.get("players"),
+        values.get("hand"),
+        values.get("ante_trimming_status"),
+        values.get("author"),
+        values.get("event"),
+        extra,
     )
     return hh, acts
 

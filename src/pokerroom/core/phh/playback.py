@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import Final, cast
 
 from pokerroom.core.cards import Card, CardError
 from pokerroom.core.events import PotAwarded
@@ -34,7 +34,7 @@ VARIANT_NAMES = {
     "F7S": "fixed-limit seven card stud", "F7S/8": "fixed-limit stud hi/lo", "FR": "fixed-limit razz",
     "N2L1D": "no-limit 2-7 single draw", "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
-_STRUCTURES = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.FIXED_LIMIT}
+_STRUCTURES: Final = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.FIXED_LIMIT}
 
 
 def game_of(hh: HandHistory) -> Game:
@@ -79,7 +79,7 @@ def game_of(hh: HandHistory) -> Game:
     return game
 
 
-STUD = "F7S"
+STUD: Final = "F7S"
 
 
 def _check_ante_trimming(hh: HandHistory) -> None:
@@ -118,7 +118,7 @@ def _stud_game(small: int, big: int, ante: int, bring_in: int) -> Game:
 
 
 # Games are immutable values: one per set of stakes is enough (by variant code and stakes)
-_GAMES: dict[tuple[str, int, int, int, int, int, int], Game] = {}
+_GAMES: Final[dict[tuple[str, int, int, int, int, int, int], Game]] = {}
 
 
 def _whole_numbers(values: Sequence[Chips]) -> bool:
@@ -195,7 +195,6 @@ def play(hh: HandHistory, actions: list[Action] | None = None) -> tuple[Hand, _B
         raise PHHError(f"cannot start the hand: {e}") from None
     board_seen, started = 0, False
     board = hand.board
-    fold, check_call, bet_raise = hand.fold, hand.check_call, hand.bet_raise
     for i, a in enumerate(acts):
         verb = a.verb
         try:
@@ -203,12 +202,14 @@ def play(hh: HandHistory, actions: list[Action] | None = None) -> tuple[Hand, _B
                 if board_seen < len(board):
                     raise PHHError(f"no 'd db' line for the {_fmt(board[board_seen:])} the engine dealt")
                 started = True
+                # hand.fold(...), not a bound method kept in a variable: compiled, the call is
+                # then a native one, without the argument parsing of a Python call
                 if verb == "f":
-                    fold(a.actor)
+                    hand.fold(a.actor)
                 elif verb == "cc":
-                    check_call(a.actor)
+                    hand.check_call(a.actor)
                 else:
-                    bet_raise(a.amount, a.actor)
+                    hand.bet_raise(a.amount, a.actor)
             elif verb == "dh":
                 # the deck was built from these very lines, so the cards match by construction
                 if started:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 import re
 import tomllib
-from typing import Any
+from typing import Any, Final
 
 TOMLDecodeError = tomllib.TOMLDecodeError
 
@@ -44,16 +44,16 @@ def _array_of(item: str) -> re.Pattern[str]:
 
 
 _LITERALS = _array_of("'" + _TEXT + "']*'")
-_LITERAL_ITEMS = re.compile("'([^']*)'")
+_LITERAL_ITEMS: Final = re.compile("'([^']*)'")
 _BASICS = _array_of('"' + _TEXT + '"\\\\]*"')
-_BASIC_ITEMS = re.compile('"([^"]*)"')
+_BASIC_ITEMS: Final = re.compile('"([^"]*)"')
 _NUMBERS = _array_of(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
 
 
 # One line (or one array over several lines) in one match: a key and a value of one of the
 # shapes below (the group says which), a table header, or only a comment. What follows the
 # value must end the line, so 1_000, 1979-05-27 or a multi-line string do not match.
-_LINE = re.compile(
+_LINE: Final = re.compile(
     r"[ \t]*(?:([A-Za-z0-9_-]+)[ \t]*=[ \t]*(?:"
     r"'(" + _TEXT + r"']*)'"  # 2: a literal string
     r'|"(' + _TEXT + r'"\\]*)"'  # 3: a basic string without escapes
@@ -90,8 +90,8 @@ def _fast(text: str) -> dict[str, Any] | None:
 
 # Control characters (a CR included) but tab and the newline: left to tomllib, which
 # refuses them outside strings and comments.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_CONTROL_BYTES = bytes([*range(9), *range(11, 32), 127])
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL_BYTES: Final = bytes([*range(9), *range(11, 32), 127])
 
 
 def _has_control(text: str) -> bool:
@@ -101,8 +101,8 @@ def _has_control(text: str) -> bool:
     return _CONTROL.search(text) is not None
 
 
-_BARE = re.compile(r"[A-Za-z0-9_-]+")
-_KEYS: set[str] = set()  # bare keys already checked (a few dozen in PHH files)
+_BARE: Final = re.compile(r"[A-Za-z0-9_-]+")
+_KEYS: Final[set[str]] = set()  # bare keys already checked (a few dozen in PHH files)
 
 
 def _bare(key: str) -> bool:
