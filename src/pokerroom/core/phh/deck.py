@@ -21,7 +21,7 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     """The deck in dealing order, and the cards we filled in for '??' or undealt cards."""
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
-    seen: dict[Card, int] = {}
+    seen = _unseen()
     unknown = False
     for i, a in enumerate(acts):
         verb = a.verb
@@ -54,7 +54,7 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     k = 0
     burns = (2 * n, 2 * n + 4, 2 * n + 6)
     for j in [j for j, c in enumerate(order) if c is None]:
-        while FULL_DECK[k] in seen:
+        while seen[k] >= 0:
             k += 1
         c = order[j] = FULL_DECK[k]
         k += 1
@@ -63,21 +63,27 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     return cast("list[Card]", order), filled
 
 
-def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Card, int]) -> bool:
+def _unseen() -> list[int]:
+    """Where the file deals each card (by the card's number 0..51): an index into the
+    actions, -1 for a card it does not deal."""
+    return [-1] * _DECK_SIZE
+
+
+def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: list[int]) -> bool:
     """Record where the file deals each card; True if one is unknown ('??'). A card dealt
     twice is an error naming both places."""
     unknown = False
     for c in cards:
         if c is None:
             unknown = True
-        elif c in seen:
+        elif seen[c] >= 0:
             raise _twice(i, a, c, seen[c])
         else:
             seen[c] = i
     return unknown
 
 
-def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: dict[Card, int]) -> None:
+def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: list[int]) -> None:
     """Fill the unknown ('??') cards of the players that 'sm' lines show: a shown card
     goes to its own position if that card is unknown, else to the player's first unknown."""
     for i, a in enumerate(acts):
@@ -85,7 +91,7 @@ def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: dict
             dealt = holes[a.actor]
             for k, c in enumerate(a.cards):
                 if c is not None and c not in dealt and None in dealt:
-                    if c in seen:
+                    if seen[c] >= 0:
                         raise _twice(i, a, c, seen[c])
                     seen[c] = i
                     dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
@@ -110,7 +116,7 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
     engine reshuffles (community?, cards) in the order the file deals them."""
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
-    seen: dict[Card, int] = {}
+    seen = _unseen()
     streets: list[_Street] = []
     current: _Street | None = None
     unknown = False
@@ -176,12 +182,13 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
             order.extend(street_cards)
     # '??' first, then the burns: cards that appear nowhere in the file; when the burns are
     # reshuffled into the stub (S9), a burn may also be a card the file deals after that
-    spare = [c for c in FULL_DECK if c not in seen]
+    spare = [c for c in FULL_DECK if seen[c] < 0]
     unknown_at = [k for k, c in enumerate(order) if c is None and k not in burns]
     reused = [c for _, cards in later for c in cards if c is not None]
     fill = [*spare, *reused]
     if len(unknown_at) > len(spare) or len(unknown_at) + len(burns) > len(fill):
-        raise PHHError(f"the file deals more cards than a deck holds ({len(seen)} and {len(burns)} burns)")
+        count = _DECK_SIZE - seen.count(-1)
+        raise PHHError(f"the file deals more cards than a deck holds ({count} and {len(burns)} burns)")
     for k, c in zip([*unknown_at, *burns], fill, strict=False):
         order[k] = c
     deck = cast("list[Card]", order)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.core.events import PotAwarded
-from pokerroom.core.phh.files import _INT_ONLY, HandHistory, _read
+from pokerroom.core.phh.files import HandHistory, _read
 from pokerroom.core.phh.grammar import Action, Chips, PHHError, UnsupportedError
 from pokerroom.core.phh.playback import play, settle_by_file
 
@@ -76,7 +76,7 @@ def _verify(hh: HandHistory, path: str, index: int | None, actions: list[Action]
         return ReplayResult(path, index, hh.variant, None, expected, None, str(unsupported), unsupported=True)
     except PHHError as error:
         return ReplayResult(path, index, hh.variant, None, expected, False, str(error))
-    if expected is None or _INT_ONLY.issuperset(map(type, expected)):
+    if expected is None or all(type(x) is int for x in expected):
         ok = None if expected is None else ours == expected
         return ReplayResult(path, index, hh.variant, ours, expected, ok, note=rule)
     diffs = [o - x for o, x in zip(ours, expected, strict=True)]

@@ -163,17 +163,17 @@ def _line_value(text: str, arrays: dict[str, tuple[Any, ...]], known_numbers: di
     if first == "[":
         if text[-1] != "]":
             return None
-        inner = text[1:-1]
-        if not inner:
+        size = len(text)
+        if size == 2:
             return []
-        quote = inner[0]
+        quote = text[1]
         if quote == "'" or quote == '"':
-            items = inner[1:-1].split(quote + ", " + quote)
             # each quote is either an outer one or one of a separator: no quote is inside a string
-            if len(inner) < 2 or inner[-1] != quote or inner.count(quote) != 2 * len(items) or (
-                    quote == '"' and "\\" in inner):
+            if size < 4 or text[-2] != quote or (quote == '"' and "\\" in text):
                 return None
-            return items
+            items = text[2:-2].split(quote + ", " + quote)
+            return items if text.count(quote) == 2 * len(items) else None
+        inner = text[1:-1]
         known = arrays.get(inner)
         if known is not None:
             return list(known)
