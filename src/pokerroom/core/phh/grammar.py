@@ -88,12 +88,18 @@ def _action(
     return _NEW(Action, (text, actor, verb, target, cards, amount, False, None))
 
 
-def _quick_action(text: str) -> Action | None:
-    """The common lines without commentary, parsed fast; None for anything else."""
-    if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":  # 'd dh p1 AsKs': no split
+def _hole_deal(text: str) -> Action | None:
+    """'d dh p1 AsKs' (two known cards to one of p1..p9) parsed by slicing; None for any
+    other line."""
+    if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":
         target, pair = _ACTORS.get(text[5:7]), _PAIRS.get(text[8:])
         if target is not None and pair is not None:
             return _action(text, None, "dh", target, pair)
+    return None
+
+
+def _quick_action(text: str) -> Action | None:
+    """The common lines without commentary, parsed fast; None for anything else."""
     words = text.split()
     count = len(words)
     if count == 4:
@@ -120,8 +126,7 @@ def _quick_action(text: str) -> Action | None:
 
 
 # Lines already parsed: an Action is immutable, so one is shared by every hand that has the
-# line. Reading a file parses each line (to check it; ``replay_paths`` hands those to the
-# replay), and a replay of a hand loaded before asks again: the second time is a look-up.
+# line. Reading a file parses each line (to check it; the hand keeps them for its replay).
 # The most frequent lines ('p3 f', 'p1 cc') are there from the start;
 # the rest are added until the cache is full (about 10 MB), then it stays as it is.
 _COMMON: Final[dict[str, Action]] = {
@@ -139,6 +144,10 @@ def forget_parsed() -> None:
 
 def parse_action(text: str) -> Action:
     """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    # a hole deal is parsed as fast as it is looked up, and seldom seen twice: not kept
+    deal = _hole_deal(text)
+    if deal is not None:
+        return deal
     known = _PARSED.get(text)
     if known is not None:
         return known
@@ -150,7 +159,7 @@ def parse_action(text: str) -> Action:
 
 def _parse_line(text: str) -> Action:
     if "#" not in text:
-        quick = _quick_action(text)
+        quick = _hole_deal(text) or _quick_action(text)
         if quick is not None:
             return quick
     body, sep, comment = text.partition("#")

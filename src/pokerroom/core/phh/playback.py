@@ -174,13 +174,14 @@ def replay(hh: HandHistory) -> Hand:
     return hand
 
 
-def play(hh: HandHistory, actions: list[Action] | None = None) -> tuple[Hand, _ByFile]:
+def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
     """``replay``, except that a called bettor may muck as the file says (the file's rule
-    where it records one): the hand and those players ({player: actions index}).
-    ``actions``: ``hh.actions`` already parsed, as reading the file does (None: parse them)."""
+    where it records one): the hand and those players ({player: actions index})."""
     game = game_of(hh)
     n = len(hh.starting_stacks)
-    acts = [parse_action(a) for a in hh.actions] if actions is None else actions
+    acts = hh._parsed_actions  # as the file was read, if the actions are still those
+    if acts is None or not _parsed_from(acts, hh.actions):
+        acts = [parse_action(a) for a in hh.actions]
     if game.variant == "stud":
         return _replay_stud(hh, game, acts)
     deck, filled = _build_deck(acts, n)
@@ -233,6 +234,10 @@ def play(hh: HandHistory, actions: list[Action] | None = None) -> tuple[Hand, _B
         except (IllegalAction, PHHError) as error:
             raise _refused(i, a, hand, error) from None
     return _finish(hand, filled, by_file), by_file
+
+
+def _parsed_from(acts: list[Action], texts: list[str]) -> bool:
+    return len(acts) == len(texts) and all(a.text == t for a, t in zip(acts, texts, strict=True))
 
 
 def _refused(i: int, a: Action, hand: Hand, error: IllegalAction | PHHError) -> ReplayError:

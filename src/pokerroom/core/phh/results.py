@@ -10,7 +10,7 @@ from typing import Any
 
 from pokerroom.core.events import PotAwarded
 from pokerroom.core.phh.files import HandHistory, _read
-from pokerroom.core.phh.grammar import Action, Chips, PHHError, UnsupportedError
+from pokerroom.core.phh.grammar import Chips, PHHError, UnsupportedError
 from pokerroom.core.phh.playback import play, settle_by_file
 
 
@@ -55,15 +55,10 @@ def verify(hh: HandHistory, path: str = "", index: int | None = None) -> ReplayR
     """Replay ``hh`` and compare our final stacks with its ``finishing_stacks``. Where the
     file records a muck our room does not allow (a called bettor's), the pots are settled by
     the file's rule and ``note`` says so."""
-    return _verify(hh, path, index, None)
-
-
-def _verify(hh: HandHistory, path: str, index: int | None, actions: list[Action] | None) -> ReplayResult:
-    """``verify``, given ``hh.actions`` already parsed (None: parse them)."""
     expected = hh.finishing_stacks
     rule: str | None = None
     try:
-        hand, by_file = play(hh, actions)
+        hand, by_file = play(hh)
         if by_file:
             ours = settle_by_file(hand, by_file)
             who = ", ".join(f"p{p + 1}" for p in sorted(by_file))
@@ -106,9 +101,9 @@ def replay_paths(paths: Iterable[str | Path]) -> Iterator[ReplayResult]:
             try:
                 items = _read(file)
             except PHHError as e:
-                items = [(None, e, [])]
-            for index, hh, actions in items:
+                items = [(None, e)]
+            for index, hh in items:
                 if isinstance(hh, PHHError):
                     yield ReplayResult(str(file), index, None, None, None, False, str(hh))
                 else:
-                    yield _verify(hh, str(file), index, actions)
+                    yield verify(hh, str(file), index)
