@@ -187,23 +187,32 @@ def _from_table(table: dict[str, Any]) -> HandHistory:
 _Items = list[tuple[int | None, HandHistory | PHHError]]
 
 
-def _parse(text: str, multi: bool) -> _Items:
+_Tables = list[tuple[int | None, Any]]
+
+
+def _tables(text: str, multi: bool) -> _Tables:
+    """The TOML tables of a file's hands, by table index (None for a .phh file)."""
     try:
         doc = tomltext.loads(text)
     except tomltext.TOMLDecodeError as e:
         raise PHHError(f"bad TOML: {e}") from None
-    tables: list[tuple[int | None, Any]] = [(None, doc)]
-    if multi:
-        if not all(k.isdigit() and isinstance(t, dict) for k, t in doc.items()):
-            raise PHHError("a .phhs file holds only tables [1], [2], ...")
-        tables = [(int(k), t) for k, t in doc.items()]
-    out: _Items = []
-    for index, table in tables:
-        try:
-            out.append((index, _from_table(table)))
-        except PHHError as e:
-            out.append((index, e if index is None else PHHError(f"[{index}]: {e}")))
-    return out
+    if not multi:
+        return [(None, doc)]
+    if not all(k.isdigit() and isinstance(t, dict) for k, t in doc.items()):
+        raise PHHError("a .phhs file holds only tables [1], [2], ...")
+    return [(int(k), t) for k, t in doc.items()]
+
+
+def _hand(index: int | None, table: Any) -> HandHistory | PHHError:
+    """The hand of one table, or its error (naming the table in a .phhs file)."""
+    try:
+        return _from_table(table)
+    except PHHError as e:
+        return e if index is None else PHHError(f"[{index}]: {e}")
+
+
+def _parse(text: str, multi: bool) -> _Items:
+    return [(index, _hand(index, table)) for index, table in _tables(text, multi)]
 
 
 def _first_error(items: _Items) -> list[tuple[int | None, HandHistory]]:
@@ -222,11 +231,15 @@ def loads(text: str, multi: bool = False) -> HandHistory | list[tuple[int | None
     return items if multi else items[0][1]
 
 
-def _read(path: Path) -> _Items:
+def _read_tables(path: Path) -> _Tables:
     try:
-        return _parse(path.read_text(encoding="utf-8"), path.suffix == ".phhs")
+        return _tables(path.read_text(encoding="utf-8"), path.suffix == ".phhs")
     except (OSError, UnicodeDecodeError) as e:
         raise PHHError(f"cannot read the file: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _read(path: Path) -> _Items:
+    return [(index, _hand(index, table)) for index, table in _read_tables(path)]
 
 
 def load(path: str | Path) -> list[tuple[int | None, HandHistory]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerroom.core.events import PotAwarded
-from pokerroom.core.phh.files import HandHistory, _read
+from pokerroom.core.phh.files import HandHistory, _hand, _read_tables
 from pokerroom.core.phh.grammar import Chips, PHHError, UnsupportedError
 from pokerroom.core.phh.playback import play, settle_by_file
 
@@ -98,12 +98,15 @@ def replay_paths(paths: Iterable[str | Path]) -> Iterator[ReplayResult]:
         if top.is_dir():
             files = sorted(p for p in top.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
         for file in files:
+            name = str(file)
             try:
-                items = _read(file)
+                tables = _read_tables(file)
             except PHHError as e:
-                items = [(None, e)]
-            for index, hh in items:
+                yield ReplayResult(name, None, None, None, None, False, str(e))
+                continue
+            for index, table in tables:  # each hand read when its turn comes: fewer objects alive
+                hh = _hand(index, table)
                 if isinstance(hh, PHHError):
-                    yield ReplayResult(str(file), index, None, None, None, False, str(hh))
+                    yield ReplayResult(name, index, None, None, None, False, str(hh))
                 else:
-                    yield verify(hh, str(file), index)
+                    yield verify(hh, name, index)
