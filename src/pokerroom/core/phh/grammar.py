@@ -92,9 +92,10 @@ def _hole_deal(text: str) -> Action | None:
     """'d dh p1 AsKs' (two known cards to one of p1..p9) parsed by slicing; None for any
     other line."""
     if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":
-        target, pair = _ACTORS.get(text[5:7]), _PAIRS.get(text[8:])
-        if target is not None and pair is not None:
-            return _action(text, None, "dh", target, pair)
+        digit = ord(text[6]) - 49  # p1 .. p9: player 0 .. 8
+        pair = _PAIRS.get(text[8:])
+        if 0 <= digit <= 8 and pair is not None:
+            return _action(text, None, "dh", digit, pair)
     return None
 
 

@@ -237,7 +237,8 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
 
 
 def _parsed_from(acts: list[Action], texts: list[str]) -> bool:
-    return len(acts) == len(texts) and all(a.text == t for a, t in zip(acts, texts, strict=True))
+    # by index: compiled, zip would make a tuple per pair
+    return len(acts) == len(texts) and all(acts[i].text == texts[i] for i in range(len(acts)))
 
 
 def _refused(i: int, a: Action, hand: Hand, error: IllegalAction | PHHError) -> ReplayError:
