@@ -3,8 +3,8 @@
 A .phh file is one hand; a .phhs file holds tables ``[1]``, ``[2]``, ... (index = the
 table key). The text is read by ``tomltext.loads`` (a fast reader of the TOML PHH files
 use, tomllib for the rest); every field we model is checked here, every action line is
-parsed (so a bad line is an error of the file, not of its replay), and any other field
-stays in ``HandHistory.extra`` and is written back.
+parsed (so a bad line is an error of the file, not of its replay; the hand keeps the parse
+for its replay), and any other field stays in ``HandHistory.extra`` and is written back.
 """
 
 from __future__ import annotations
@@ -90,8 +90,6 @@ class HandHistory:
 
 
 # ---------------------------------------------------------------------------- reading
-
-_INT_ONLY: Final = frozenset((int,))
 
 
 def _convert(kind: str, v: object) -> Any:
