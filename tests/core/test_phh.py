@@ -1053,3 +1053,20 @@ def test_the_cli_says_which_rule_replayed_the_hand(
     line = json.loads(capsys.readouterr().out)
     assert (line["ok"], line["finishing_stacks"], line["error"]) == (True, FILE_RULE, None)
     assert line["note"].startswith("replayed by the file's rule: p3, the last bettor, was called and mucked")
+
+
+def test_a_loaded_hand_keeps_its_parsed_actions_only_while_they_are_its_actions() -> None:
+    """Reading a file parses every line once and the hand keeps those for its replay; a
+    hand whose actions are changed afterwards replays what it says now."""
+    text = dumps(nt(["d dh p1 AsKs", "d dh p2 7h2c", "d dh p3 8c8d", "p3 f", "p1 cbr 10", "p2 f"]))
+    hh = loads(text)
+    assert [a.text for a in hh._parsed_actions or []] == hh.actions
+    assert replay(hh).stacks == [102, 98, 100]
+    hh.actions[4] = "p1 cc"  # changed in place: the p1 limp, p2 checks his option...
+    hh.actions[5] = "p2 cbr 6"
+    hh.actions += ["p1 f"]
+    assert replay(hh).stacks == [98, 102, 100]
+    hh.actions = ["d dh p1 AsKs", "d dh p2 7h2c", "d dh p3 8c8d", "p3 f", "p1 f"]  # a new list
+    assert replay(hh).stacks == [99, 101, 100]
+    assert hh == loads(dumps(hh))  # the parse is not part of the hand's value
+    assert "_parsed" not in repr(hh)

@@ -28,13 +28,26 @@ def reference(text: str) -> dict[str, Any] | None:
         return None
 
 
+def same(a: object, b: object) -> bool:
+    """Equal, and of the same types all the way down (1 == 1.0, but not here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b or (a != a and b != b)  # nan
+
+
 def agrees(text: str) -> bool:
     """The fast reader read ``text`` itself (True) or left it to tomllib (False); either way
-    nothing it returns differs from tomllib's."""
+    nothing it returns differs from tomllib's, nor does what its line-by-line part returns."""
+    by_lines = tomltext._lines(text)
+    if by_lines is not None:
+        assert same(by_lines, reference(text)), text
     fast = tomltext._fast(text)
     if fast is not None:
-        assert fast == reference(text), text
-        assert [type(v) for v in fast.values()] == [type(v) for v in tomllib.loads(text).values()]
+        assert same(fast, reference(text)), text
     return fast is not None
 
 
@@ -73,6 +86,60 @@ def test_the_subset_is_read_like_tomllib(text: str) -> None:
 ])
 def test_outside_the_subset_tomllib_decides(text: str) -> None:
     assert not agrees(text)
+
+
+@pytest.mark.parametrize("text", [
+    "a = 1\nb = -2\nc = 0\nd = 10112.5\ne = -0.0\nf = 123456789012345678901234567890\n",
+    "[1]\n# source: x\nvariant = 'NT'\nactions = ['d dh p1 AsKs', 'p1 f']\n\n[2]\nvariant = 'FT'\n",
+    "antes = [0, 0, 0]\nstacks = [10000, 10000, 10000]\nfinishing_stacks = [10112.5, 9775.0, -1, 0.0]\n",
+    "a = \"it's\"\nb = 'say \"hi\"'\nc = ['it\"s', 'x # y', '[z]', ' = ']\nd = [\"it's\", \"a, b\"]\n",
+    "a = []\nb = ['']\nc = ['', '']\nd = ['x']\ne = [1]\nf = ''\ng = \"\"\nh = [\"\"]\n",
+    "a = 'tab\tinside'\nb = '\u00e9 \u2660 \\ not an escape'\nc = ['\\d', '\\']\n",
+    "a = true\nb = false\nc = [-1, 2.5, 0]\n", "a = 1", "", "\n\n", "# only\n#comments\n# \u00e9\t\n",
+    "key_with-dash = 1\n[table_1-b]\nA9 = 'x'\n[2]\nA9 = 'y'\n",
+])
+def test_most_lines_are_read_by_string_methods(text: str) -> None:
+    """PHH's usual one-line statements are read line by line, as tomllib reads them."""
+    assert tomltext._lines(text) is not None
+    assert agrees(text)
+
+
+def test_arrays_read_line_by_line_are_not_shared() -> None:
+    doc = tomltext.loads("a = [0, 0]\nb = [0, 0]\n[1]\na = [0, 0]\n")
+    doc["a"].append(1)
+    assert doc == {"a": [0, 0, 1], "b": [0, 0], "1": {"a": [0, 0]}}
+
+
+@pytest.mark.parametrize("text", [
+    "a = 1 # comment\n", "a = 'x' # comment\n", "a = ['x', 'y'] # comment\n", "a = [1, 2] # c\n",
+    "a  = 1\n", "a =  1\n", " a = 1\n", "a = 1 \n", "a = 1\t\n", "a\t= 1\n", "[1] \n", "[ 1]\n",
+    'a = "x\\ny"\n', 'a = "x\\"y"\n', 'a = ["x\\u00e9"]\n', 'a = ["x", "y\\\\"]\n',  # escapes
+    "a = [\n  'x',\n  'y',\n]\n", "a = [1,\n2]\n",  # multi-line arrays
+    "a = 1\r\nb = 2\r\n", "a = 'x'\r\n", "a = 'x\ry'\n",  # CR
+    "a = \u0661\u0662\n", "a = [\u0661]\n", "a = 1.\u0665\n", "a = \u00b2\n",  # not ASCII digits
+    "a = 1_000\n", "a = 01\n", "a = -01\n", "a = 00.5\n", "a = +1\n", "a = --1\n", "a = -\n",
+    "a = 1.\n", "a = .5\n", "a = 1e5\n", "a = 1.5e3\n", "a = 1.2.3\n", "a = inf\n", "a = -nan\n",
+    "a = 0x1f\n", "a = 07:05:09\n", "a = 1979-05-27\n", "a = {b = 1}\n", "a = True\n",
+    "a = ['x','y']\n", "a = ['x', 'y' ]\n", "a = [ 'x']\n", "a = ['x', \"y\"]\n", "a = ['x', 1]\n",
+    "a = [1,2]\n", "a = [1, 2, ]\n", "a = [, ]\n", "a = [1, , 2]\n", "a = [[1], [2]]\n", "a = [true]\n",
+    "a = ['x', 'y'', 'z']\n", "a = ['x'] # 'y']\n", "a = [']\n", "a = '\n", "a = 'x'y'\n",
+    "a = '''x'''\n", "a = ''''\n", 'a = """x"""\n', 'a = "x"y"\n', "a = 'x' = 'y'\n",
+    "a = 1\na = 2\n", "[1]\n[1]\n", "a = 1\n[a]\n", "[a.b]\n", "[[a]]\n", "[]\n", "['a']\n", "[a\n",
+    "a.b = 1\n", "'a' = 1\n", '"a" = 1\n', "= 1\n", "a =\n", "a = \n", "a\n", "\ufeffa = 1\n",
+    "a = 'x\x7f'\n", "a = 'x\x01'\n", "# c \x01\n", "a = 1\x00\n", "a = 'x\x0b'\n", "a = 'x\x1f'\n",
+])
+def test_any_other_line_leaves_the_text_to_the_other_readers(text: str) -> None:
+    """Trailing comments, other spacing, escapes, multi-line arrays, CR, digits that are not
+    ASCII, 1_000, leading zeros, exponents and the rest are not read line by line; the
+    regular expressions or tomllib read the text (or refuse it) as tomllib does."""
+    assert tomltext._lines(text) is None
+    agrees(text)
+    expected = reference(text)
+    if expected is None:
+        with pytest.raises(tomllib.TOMLDecodeError):
+            tomltext.loads(text)
+    else:
+        assert same(tomltext.loads(text), expected)
 
 
 def test_times_are_local_times() -> None:

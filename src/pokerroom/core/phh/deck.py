@@ -11,7 +11,7 @@ needs one is an error, not a guess.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from pokerroom.core.cards import FULL_DECK, Card
 from pokerroom.core.phh.grammar import Action, PHHError, UnsupportedError, _fmt, _whole
@@ -21,7 +21,7 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     """The deck in dealing order, and the cards we filled in for '??' or undealt cards."""
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
-    seen: dict[Card, int] = {}
+    seen = _unseen()
     unknown = False
     for i, a in enumerate(acts):
         verb = a.verb
@@ -33,7 +33,8 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
                 unknown = True
             (board if a.target is None else holes[a.target]).extend(cards)
         elif verb == "cbr":
-            _whole(f"actions[{i}] {a.text!r}", a.amount)
+            if not isinstance(a.amount, int):
+                _whole(f"actions[{i}] {a.text!r}", a.amount)
         elif verb == "sd" or verb == "pb":
             what = "draws ('sd')" if verb == "sd" else "bring-ins ('pb') in hold'em"
             raise UnsupportedError(f"unsupported: actions[{i}] {a.text!r}: {what}")
@@ -45,39 +46,44 @@ def _build_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card]]:
     if unknown:  # a hand shown (at the showdown or after the hand, D12) reveals unknown hole cards
         _reveal_shown(acts, holes, seen)
     # burns, unknown cards and undealt board cards: the first cards the file does not use
-    deck: list[Card] = []
+    board += [None] * (5 - len(board))
+    order: list[Card | None] = [h[0] for h in holes]
+    order += [h[1] for h in holes]
+    order += [None, board[0], board[1], board[2], None, board[3], None, board[4]]
     filled: set[Card] = set()
     k = 0
     burns = (2 * n, 2 * n + 4, 2 * n + 6)
-    board += [None] * (5 - len(board))
-    order = [holes[p][r] for r in range(2) for p in range(n)]
-    for c in [*order, None, *board[:3], None, board[3], None, board[4]]:
-        if c is None:
-            while FULL_DECK[k] in seen:
-                k += 1
-            c = FULL_DECK[k]
+    for j in [j for j, c in enumerate(order) if c is None]:
+        while seen[k] >= 0:
             k += 1
-            if len(deck) not in burns:
-                filled.add(c)
-        deck.append(c)
-    return deck, filled
+        c = order[j] = FULL_DECK[k]
+        k += 1
+        if j not in burns:
+            filled.add(c)
+    return cast("list[Card]", order), filled
 
 
-def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: dict[Card, int]) -> bool:
+def _unseen() -> list[int]:
+    """Where the file deals each card (by the card's number 0..51): an index into the
+    actions, -1 for a card it does not deal."""
+    return [-1] * _DECK_SIZE
+
+
+def _note_cards(i: int, a: Action, cards: tuple[Card | None, ...], seen: list[int]) -> bool:
     """Record where the file deals each card; True if one is unknown ('??'). A card dealt
     twice is an error naming both places."""
     unknown = False
     for c in cards:
         if c is None:
             unknown = True
-        elif c in seen:
+        elif seen[c] >= 0:
             raise _twice(i, a, c, seen[c])
         else:
             seen[c] = i
     return unknown
 
 
-def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: dict[Card, int]) -> None:
+def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: list[int]) -> None:
     """Fill the unknown ('??') cards of the players that 'sm' lines show: a shown card
     goes to its own position if that card is unknown, else to the player's first unknown."""
     for i, a in enumerate(acts):
@@ -85,7 +91,7 @@ def _reveal_shown(acts: list[Action], holes: list[list[Card | None]], seen: dict
             dealt = holes[a.actor]
             for k, c in enumerate(a.cards):
                 if c is not None and c not in dealt and None in dealt:
-                    if c in seen:
+                    if seen[c] >= 0:
                         raise _twice(i, a, c, seen[c])
                     seen[c] = i
                     dealt[k if k < len(dealt) and dealt[k] is None else dealt.index(None)] = c
@@ -98,7 +104,7 @@ def _twice(i: int, a: Action, c: Card, first: int) -> PHHError:
 # A later stud street as the file deals it: (player, index into that player's cards), the
 # player None for the community card.
 _Street = list[tuple[int | None, int]]
-_DECK_SIZE = len(FULL_DECK)
+_DECK_SIZE: Final = len(FULL_DECK)
 
 
 _Later = list[tuple[bool, list[Card | None]]]  # streets dealt after a reshuffle: (community?, cards)
@@ -110,7 +116,7 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
     engine reshuffles (community?, cards) in the order the file deals them."""
     holes: list[list[Card | None]] = [[] for _ in range(n)]
     board: list[Card | None] = []
-    seen: dict[Card, int] = {}
+    seen = _unseen()
     streets: list[_Street] = []
     current: _Street | None = None
     unknown = False
@@ -176,12 +182,13 @@ def _build_stud_deck(acts: list[Action], n: int) -> tuple[list[Card], set[Card],
             order.extend(street_cards)
     # '??' first, then the burns: cards that appear nowhere in the file; when the burns are
     # reshuffled into the stub (S9), a burn may also be a card the file deals after that
-    spare = [c for c in FULL_DECK if c not in seen]
+    spare = [c for c in FULL_DECK if seen[c] < 0]
     unknown_at = [k for k, c in enumerate(order) if c is None and k not in burns]
     reused = [c for _, cards in later for c in cards if c is not None]
     fill = [*spare, *reused]
     if len(unknown_at) > len(spare) or len(unknown_at) + len(burns) > len(fill):
-        raise PHHError(f"the file deals more cards than a deck holds ({len(seen)} and {len(burns)} burns)")
+        count = _DECK_SIZE - seen.count(-1)
+        raise PHHError(f"the file deals more cards than a deck holds ({count} and {len(burns)} burns)")
     for k, c in zip([*unknown_at, *burns], fill, strict=False):
         order[k] = c
     deck = cast("list[Card]", order)

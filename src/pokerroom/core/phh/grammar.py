@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pokerroom.core.cards import FULL_DECK, Card, CardError
 
@@ -50,34 +50,34 @@ class Action(NamedTuple):
     commentary: str | None = None
 
 
-_ACTORS: dict[str, int] = {f"p{i}": i - 1 for i in range(1, 100)}
-_CARD_TEXT: dict[str, Card | None] = {str(c): c for c in FULL_DECK} | {"??": None}
+_ACTORS: Final[dict[str, int]] = {f"p{i}": i - 1 for i in range(1, 100)}
+_CARD_TEXT: Final[dict[str, Card | None]] = {str(c): c for c in FULL_DECK} | {"??": None}
 
 
 def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
     """Cards written the usual way ('AsKd', '??'), or None to leave it to the full parser."""
     size = len(word)
-    get = _CARD_TEXT.get
+    text = _CARD_TEXT  # _CARD_TEXT.get(...), not a bound get: compiled, a native dict look-up
     if size == 4:  # the common cases first, without a loop
         pair = _PAIRS.get(word)
         if pair is not None:
             return pair
-        cards: tuple[Card | None, ...] = (get(word[:2], _NOT_A_CARD), get(word[2:], _NOT_A_CARD))
+        cards: tuple[Card | None, ...] = (text.get(word[:2], _NOT_A_CARD), text.get(word[2:], _NOT_A_CARD))
     elif size == 2:
-        cards = (get(word, _NOT_A_CARD),)
+        cards = (text.get(word, _NOT_A_CARD),)
     elif size % 2:
         return None
     else:
-        cards = tuple([get(word[k:k + 2], _NOT_A_CARD) for k in range(0, size, 2)])
+        cards = tuple([text.get(word[k:k + 2], _NOT_A_CARD) for k in range(0, size, 2)])
     return None if _NOT_A_CARD in cards else cards
 
 
-_NOT_A_CARD: Any = object()
+_NOT_A_CARD: Final[Any] = object()
 # every two known cards as written in hole deals ('AsKd'): one look-up instead of two
-_PAIRS: dict[str, tuple[Card | None, ...]] = {
+_PAIRS: Final[dict[str, tuple[Card | None, ...]]] = {
     str(a) + str(b): (a, b) for a in FULL_DECK for b in FULL_DECK if a != b
 }
-_NEW = tuple.__new__
+_NEW: Final = tuple.__new__
 
 
 def _action(
@@ -86,6 +86,17 @@ def _action(
 ) -> Action:
     """An Action made at C speed (the named tuple's own constructor is Python code)."""
     return _NEW(Action, (text, actor, verb, target, cards, amount, False, None))
+
+
+def _hole_deal(text: str) -> Action | None:
+    """'d dh p1 AsKs' (two known cards to one of p1..p9) parsed by slicing; None for any
+    other line."""
+    if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":
+        digit = ord(text[6]) - 49  # p1 .. p9: player 0 .. 8
+        pair = _PAIRS.get(text[8:])
+        if 0 <= digit <= 8 and pair is not None:
+            return _action(text, None, "dh", digit, pair)
+    return None
 
 
 def _quick_action(text: str) -> Action | None:
@@ -116,14 +127,14 @@ def _quick_action(text: str) -> Action | None:
 
 
 # Lines already parsed: an Action is immutable, so one is shared by every hand that has the
-# line. Reading a file parses each line (to check it) and its replay asks again: the second
-# time is a look-up. The most frequent lines ('p3 f', 'p1 cc') are there from the start;
+# line. Reading a file parses each line (to check it; the hand keeps them for its replay).
+# The most frequent lines ('p3 f', 'p1 cc') are there from the start;
 # the rest are added until the cache is full (about 10 MB), then it stays as it is.
-_COMMON: dict[str, Action] = {
+_COMMON: Final[dict[str, Action]] = {
     f"p{i} {verb}": _action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")
 }
-_PARSED: dict[str, Action] = dict(_COMMON)
-_PARSED_MAX = 1 << 16
+_PARSED: Final[dict[str, Action]] = dict(_COMMON)
+_PARSED_MAX: Final = 1 << 16
 
 
 def forget_parsed() -> None:
@@ -134,6 +145,10 @@ def forget_parsed() -> None:
 
 def parse_action(text: str) -> Action:
     """Parse one PHH action line (``'p3 cbr 225'``, ``'d db Qs9c4s # flop'``, ...)."""
+    # a hole deal is parsed as fast as it is looked up, and seldom seen twice: not kept
+    deal = _hole_deal(text)
+    if deal is not None:
+        return deal
     known = _PARSED.get(text)
     if known is not None:
         return known
@@ -145,7 +160,7 @@ def parse_action(text: str) -> Action:
 
 def _parse_line(text: str) -> Action:
     if "#" not in text:
-        quick = _quick_action(text)
+        quick = _hole_deal(text) or _quick_action(text)
         if quick is not None:
             return quick
     body, sep, comment = text.partition("#")

@@ -7,8 +7,9 @@ hands are checked against what it dealt, and nothing is repaired: a refused acti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import cast
+from typing import Final, cast
 
 from pokerroom.core.cards import Card, CardError
 from pokerroom.core.events import PotAwarded
@@ -17,6 +18,7 @@ from pokerroom.core.phh.deck import _build_deck, _build_stud_deck, _Reshuffle
 from pokerroom.core.phh.files import HandHistory
 from pokerroom.core.phh.grammar import (
     Action,
+    Chips,
     PHHError,
     ReplayError,
     UnsupportedError,
@@ -32,7 +34,7 @@ VARIANT_NAMES = {
     "F7S": "fixed-limit seven card stud", "F7S/8": "fixed-limit stud hi/lo", "FR": "fixed-limit razz",
     "N2L1D": "no-limit 2-7 single draw", "F2L3D": "fixed-limit 2-7 triple draw", "FB": "fixed-limit badugi",
 }
-_STRUCTURES = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.FIXED_LIMIT}
+_STRUCTURES: Final = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.FIXED_LIMIT}
 
 
 def game_of(hh: HandHistory) -> Game:
@@ -44,29 +46,31 @@ def game_of(hh: HandHistory) -> Game:
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
         raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
-    for name, values in (
-        ("blinds_or_straddles", hh.blinds_or_straddles or ()),
-        ("starting_stacks", hh.starting_stacks),
-        ("antes", hh.antes),
-    ):
-        if not _INT_ONLY.issuperset(map(type, values)):
+    blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
+    antes: list[int] = hh.antes  # type: ignore[assignment]
+    for name, values in (("blinds_or_straddles", blinds), ("starting_stacks", hh.starting_stacks),
+                         ("antes", antes)):
+        if not _whole_numbers(values):
             for v in values:
                 _whole(name, v)
-    blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
     # D10: one straddle, twice the big blind, by the player after the big blind (p3)
     straddle = len(blinds) > 2 and blinds[1] > 0 and blinds[2] == 2 * blinds[1] and not structure.fixed
     if any(blinds[3:] if straddle else blinds[2:]):
         raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds}): only a third entry "
                                "of twice the big blind in no limit or pot limit")
-    antes = {a for a in hh.antes if a}
-    ante = int(antes.pop()) if len(antes) == 1 and all(hh.antes) else 0
+    ante = antes[0] if antes and all(a == antes[0] for a in antes) else 0  # antes alike, or none
     if len(blinds) < 2:
         raise PHHError(f"blinds_or_straddles needs at least two entries, got {blinds}")
     if structure.fixed:
         sizes = (_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), 0)
     else:
         sizes = (0, 0, _whole("min_bet", hh.min_bet))
-    game = _game(structure, blinds[0], blinds[1], ante, *sizes)
+    key = (hh.variant, blinds[0], blinds[1], ante, *sizes)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _game(structure, blinds[0], blinds[1], ante, *sizes)
+        if len(_GAMES) < 256:
+            _GAMES[key] = game
     if "_big_blind_player" in hh.extra:
         # our histories' mark of a big blind where PHH does not put it (no small blind): then
         # [2, 4, 0, 0] is a big blind of 2 and a straddle, which PHH would read as blinds 2/4
@@ -75,8 +79,7 @@ def game_of(hh: HandHistory) -> Game:
     return game
 
 
-_INT_ONLY = frozenset((int,))
-STUD = "F7S"
+STUD: Final = "F7S"
 
 
 def _check_ante_trimming(hh: HandHistory) -> None:
@@ -114,9 +117,15 @@ def _stud_game(small: int, big: int, ante: int, bring_in: int) -> Game:
         raise PHHError(f"bad stakes: {e}") from None
 
 
-@lru_cache(maxsize=256)
+# Games are immutable values: one per set of stakes is enough (by variant code and stakes)
+_GAMES: Final[dict[tuple[str, int, int, int, int, int, int], Game]] = {}
+
+
+def _whole_numbers(values: Sequence[Chips]) -> bool:
+    return all(type(v) is int for v in values)
+
+
 def _game(structure: Structure, sb: int, bb: int, ante: int, small: int, big: int, min_bet: int) -> Game:
-    """Games are immutable values: one per set of stakes is enough."""
     try:
         if structure.fixed:
             return Game(structure, sb, bb, ante, small_bet=small, big_bet=big)
@@ -170,7 +179,9 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
     where it records one): the hand and those players ({player: actions index})."""
     game = game_of(hh)
     n = len(hh.starting_stacks)
-    acts = [parse_action(a) for a in hh.actions]
+    acts = hh._parsed_actions  # as the file was read, if the actions are still those
+    if acts is None or not _parsed_from(acts, hh.actions):
+        acts = [parse_action(a) for a in hh.actions]
     if game.variant == "stud":
         return _replay_stud(hh, game, acts)
     deck, filled = _build_deck(acts, n)
@@ -185,7 +196,6 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
         raise PHHError(f"cannot start the hand: {e}") from None
     board_seen, started = 0, False
     board = hand.board
-    fold, check_call, bet_raise = hand.fold, hand.check_call, hand.bet_raise
     for i, a in enumerate(acts):
         verb = a.verb
         try:
@@ -193,12 +203,14 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
                 if board_seen < len(board):
                     raise PHHError(f"no 'd db' line for the {_fmt(board[board_seen:])} the engine dealt")
                 started = True
+                # hand.fold(...), not a bound method kept in a variable: compiled, the call is
+                # then a native one, without the argument parsing of a Python call
                 if verb == "f":
-                    fold(a.actor)
+                    hand.fold(a.actor)
                 elif verb == "cc":
-                    check_call(a.actor)
+                    hand.check_call(a.actor)
                 else:
-                    bet_raise(a.amount, a.actor)
+                    hand.bet_raise(a.amount, a.actor)
             elif verb == "dh":
                 # the deck was built from these very lines, so the cards match by construction
                 if started:
@@ -222,6 +234,11 @@ def play(hh: HandHistory) -> tuple[Hand, _ByFile]:
         except (IllegalAction, PHHError) as error:
             raise _refused(i, a, hand, error) from None
     return _finish(hand, filled, by_file), by_file
+
+
+def _parsed_from(acts: list[Action], texts: list[str]) -> bool:
+    # by index: compiled, zip would make a tuple per pair
+    return len(acts) == len(texts) and all(acts[i].text == texts[i] for i in range(len(acts)))
 
 
 def _refused(i: int, a: Action, hand: Hand, error: IllegalAction | PHHError) -> ReplayError:
