@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from pokerroom.bots import Bot, Tally, crowd
 from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
 from tests.server.helpers.servers import free_port
 
@@ -198,3 +199,95 @@ async def query(schema: str, sql: str, *args: Any) -> list[Any]:
         return list(await conn.fetch(sql, *args))
     finally:
         await conn.close()
+
+
+# ---------------------------------------------------------------- what the tests share
+
+def seat_bots(cluster: Cluster, per_table: int = 3, think: float = 0.05,
+              seed: int = 1) -> tuple[list[Bot], Tally]:
+    """Bots at every table, half through each gateway."""
+    tally = Tally()
+    bots: list[Bot] = []
+    for k, gateway in enumerate(cluster.gateways()):
+        tables = httpx.get(f"{gateway.http}/api/tables", timeout=10).json()["tables"]
+        share = {t["name"]: per_table // 2 + (per_table % 2 if k == 0 else 0) for t in tables}
+        others = [g.http for g in cluster.gateways() if g is not gateway]
+        bots += crowd(gateway.http, sum(share.values()), tables, strategies=["solid", "station", "random"],
+                      think=think, seed=seed + k, tally=tally, per_table=share, prefix=f"b{k}", others=others)
+    return bots, tally
+
+
+async def settled_by_table(cluster: Cluster) -> dict[str, int]:
+    rows = await query(cluster.schema, "SELECT table_name, count(*) FROM hands WHERE status = 'complete' "
+                       "GROUP BY table_name")
+    return {r[0]: int(r[1]) for r in rows}
+
+
+async def until(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await predicate():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def balanced(cluster: Cluster) -> bool:
+    """The three workers share the six tables: two each."""
+    held = [o for o, _ in (await owners(cluster)).values()]
+    return None not in held and all(held.count(w) == 2 for w in ("w1", "w2", "w3"))
+
+
+async def every_table_played(cluster: Cluster, hands: int) -> bool:
+    done = await settled_by_table(cluster)
+    return all(done.get(t, 0) >= hands for t in cluster.tables)
+
+
+async def owners(cluster: Cluster) -> dict[str, tuple[str | None, int]]:
+    """table -> (owner while its lease holds, epoch), from the database (what `pokerroom
+    status` reads; the test checks that command's output once, the polls read directly)."""
+    rows = await (query(cluster.schema, "SELECT table_name, CASE WHEN expires_at > "
+                             "extract(epoch from clock_timestamp()) THEN owner END, epoch FROM table_leases"))
+    return {r[0]: (r[1], int(r[2])) for r in rows}
+
+
+class Observer:
+    """A watcher of one table through one gateway that keeps every version it is sent."""
+
+    def __init__(self, gateway: str, table: str) -> None:
+        self.url = gateway.replace("http://", "ws://") + "/ws"
+        self.table = table
+        self.versions: list[tuple[str, int]] = []  # (kind, version)
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        import websockets
+
+        async with websockets.connect(self.url) as ws:
+            await ws.send(json.dumps({"type": "subscribe", "table": self.table, "snapshots": True}))
+            async for raw in ws:
+                m = json.loads(raw)
+                if m.get("table") != self.table:
+                    continue
+                if m["type"] == "snapshot":
+                    self.versions.append(("snapshot", m["version"]))
+                elif m["type"] == "events":
+                    self.versions += [("event", e["version"]) for e in m["events"]]
+
+    def start(self) -> None:
+        self.task = asyncio.ensure_future(self.run())
+
+    async def stop(self) -> None:
+        assert self.task is not None
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+
+    def check(self) -> None:
+        """Versions never go back: nothing of an older owner came after the new one's."""
+        seen = [v for _, v in self.versions]
+        assert seen == sorted(seen), (self.table, self.versions)
+
+
+async def more_hands(cluster: Cluster, before: dict[str, int]) -> bool:
+    done = await settled_by_table(cluster)
+    return all(done.get(t, 0) > before.get(t, 0) for t in cluster.tables)

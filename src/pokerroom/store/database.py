@@ -71,10 +71,12 @@ class Database:
         if self.sqlite and parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         connect_args: dict[str, Any] = {}
+        if not self.sqlite:  # the room's connections, as pg_stat_activity names them
+            connect_args["server_settings"] = {"application_name": f"pokerroom:{schema or 'public'}"}
         if schema and not self.sqlite:
             if not schema.replace("_", "").isalnum():
                 raise StoreError("bad_database", f"bad schema name {schema!r}")
-            connect_args["server_settings"] = {"search_path": schema}
+            connect_args["server_settings"]["search_path"] = schema
         self.engine: AsyncEngine = create_async_engine(self.url, connect_args=connect_args)
         if self.sqlite:
             self._write_lock = asyncio.Lock()
