@@ -35,6 +35,12 @@ from tests.server.helpers import (
     until_async,
 )
 
+
+@pytest.fixture
+def server(any_server: Server) -> Server:
+    """This suite runs against `pokerroom serve` and against the cluster (issue 18)."""
+    return any_server
+
 Database = tuple[str, str | None]
 PACE = 0.06  # seconds between the bad commands of one connection: under its 20 a second
 
@@ -84,8 +90,9 @@ class Cookieless:
 
 
 @pytest.fixture
-def room(tmp_path: Path, database: Database) -> Iterator[Server]:
-    server = Server(tmp_path, database, action_time=10.0)
+def room(tmp_path: Path, deployment: tuple[Database, type[Server]]) -> Iterator[Server]:
+    database, kind = deployment  # `pokerroom serve` or the cluster (issue 18)
+    server = kind(tmp_path, database, action_time=10.0)
     server.config.write_text(ROOM)
     yield from serving(server)
 

@@ -28,10 +28,18 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from pokerroom.fairness import verify
 from tests import rooms
 from tests.policies import limit_policy, random_policy
 from tests.server.helpers import Client, Message, Server, is_event, run
+
+
+@pytest.fixture
+def server(any_server: Server) -> Server:
+    """This suite runs against `pokerroom serve` and against the cluster (issue 18)."""
+    return any_server
 
 # a card as the server writes it ('As', 'Td'): not part of a longer word or hex digest
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")

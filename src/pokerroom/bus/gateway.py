@@ -22,6 +22,7 @@ import contextlib
 import itertools
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,6 +51,7 @@ from pokerroom.bus.transport import BusDown, BusTimeout, NoResponders, Subscript
 log = logging.getLogger("pokerroom.bus")
 
 LOBBY_EVERY = 1.0  # seconds: at most one lobby update so often
+OWN_WAIT = 1.0  # seconds a batch waits for a player's own part before the table is resynced
 ALIVE_EVERY = 3.0  # seconds between this gateway's "alive" (workers forget a silent one's watchers)
 REQUEST_TIMEOUT = 30.0  # seconds a table may take to answer (it may wait for its database)
 RETRY = (0.1, 0.2, 0.4, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)  # a moving table: ~10 s in all
@@ -74,9 +76,10 @@ class _Conn:
     client: Client
     number: int
     tables: dict[str, bool] = field(default_factory=dict)  # watched table -> wants views
-    # a command that may start watching a table is out: the table's batches meanwhile, kept
-    # until its answer says from which version on they are news to this connection
-    pending: dict[str, list[TableBatch | PlayerBatch]] = field(default_factory=dict)
+    # a command that may start watching a table is out: the table's batches meanwhile (with
+    # this player's own part of each, if he had one), kept until its answer says from which
+    # version on they are news to this connection
+    pending: dict[str, list[tuple[TableBatch, PlayerBatch | None]]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -86,6 +89,12 @@ class _Table:
     watchers: dict[int, _Conn] = field(default_factory=dict)
     pending: dict[int, _Conn] = field(default_factory=dict)  # whose command is out (_Conn.pending)
     sub: Subscription | None = None
+    # the batches received, in the table's order, each waiting until the own parts of the
+    # players it names who watch here have come too (they come on other subscriptions, whose
+    # messages the client may hand over in another order): (epoch, version) -> player -> part
+    queue: deque[TableBatch] = field(default_factory=deque)
+    own: dict[tuple[int, int], dict[str, PlayerBatch]] = field(default_factory=dict)
+    stuck: asyncio.TimerHandle | None = None
 
 
 @dataclass(eq=False)
@@ -128,7 +137,7 @@ class Router:
         client = conn.client
         if isinstance(command, p.Subscribe | p.Sit):  # listen before asking: no batch falls between
             self._listen(name, conn)
-            if name not in conn.tables:
+            if name not in conn.tables or resync:
                 conn.pending.setdefault(name, [])
                 self._tables[name].pending[conn.number] = conn
             await self.transport.ready()
@@ -170,10 +179,14 @@ class Router:
         reply(response.answer)
 
     def _abandon(self, name: str, conn: _Conn) -> None:
-        """The command got no answer from the table: stop what it started listening to."""
+        """The command got no answer from the table: stop what it started listening to (a
+        watcher whose resync failed watches on: its client sees the gap and asks again)."""
         conn.pending.pop(name, None)
-        if name in self._tables:
-            self._tables[name].pending.pop(conn.number, None)
+        table = self._tables.get(name)
+        if table is not None:
+            table.pending.pop(conn.number, None)
+            if name in conn.tables:
+                table.watchers[conn.number] = conn
         self._unlisten(name, conn)
 
     def _answered(self, name: str, conn: _Conn, response: Response) -> None:
@@ -181,11 +194,6 @@ class Router:
         table = self._tables.get(name)
         if table is not None:
             table.pending.pop(conn.number, None)
-        if table is not None and response.epoch:
-            if response.epoch > table.epoch or table.epoch == 0:
-                table.epoch, table.version = response.epoch, response.version
-            elif response.epoch == table.epoch:
-                table.version = max(table.version, response.version)
         client = conn.client
         for text in response.sends:
             client.send(text)
@@ -193,12 +201,9 @@ class Router:
             client.charge(response.charge)
         if response.watching is True:
             self._watch(name, conn, response.views)
-            for batch in kept or ():  # what came while the command was out, after what it sent
+            for batch, part in kept or ():  # what came while the command was out, after what it sent
                 if batch.epoch == response.epoch and batch.version > response.version:
-                    if isinstance(batch, TableBatch):
-                        self._deliver(name, conn, batch)
-                    else:
-                        self._deliver_own(name, conn, batch)
+                    self._deliver(name, conn, batch, part)
         elif response.watching is False:
             self._unwatch(name, conn)
         elif name not in conn.tables:
@@ -300,55 +305,91 @@ class Router:
                 for conn in table.watchers.values():
                     conn.client.send(batch.notice)
             return
-        if table.epoch == 0:  # the first batch before the first answer: the answer's snapshot covers it
-            table.epoch, table.version = batch.epoch, batch.version
-            return
-        if batch.epoch > table.epoch or batch.prev != table.version:
-            if batch.epoch == table.epoch and batch.version <= table.version:
-                return  # seen already
-            table.epoch, table.version = batch.epoch, batch.version
-            self._resync(batch.table, table)
-            return
-        table.version = batch.version
-        for conn in table.watchers.values():
-            self._deliver(batch.table, conn, batch)
-        for conn in table.pending.values():
-            conn.pending[batch.table].append(batch)
-
-    def _deliver(self, name: str, conn: _Conn, batch: TableBatch) -> None:
-        client = conn.client
-        if batch.covered and client.player in batch.covered:
-            return  # his own part came on his subject
-        if batch.events is not None:
-            client.send(batch.events)
-        if batch.snapshot is not None and conn.tables.get(name):
-            client.send(batch.snapshot)
-
-    def _deliver_own(self, name: str, conn: _Conn, batch: PlayerBatch) -> None:
-        client = conn.client
-        if batch.events is not None:
-            client.send(batch.events)
-        if batch.snapshot is not None and conn.tables.get(name):
-            client.send(batch.snapshot)
-        if batch.turn is not None:
-            client.send(batch.turn)
+        table.queue.append(batch)
+        self._drain(batch.table, table)
 
     def _on_player(self, batch: PlayerBatch) -> None:
         table = self._tables.get(batch.table)
-        if table is None or batch.epoch != table.epoch or batch.version <= table.version:
+        if table is None or batch.epoch < table.epoch or (
+                batch.epoch == table.epoch and batch.version <= table.version):
             return
-        player = self._players.get(batch.account_id)
-        if player is None:
+        table.own.setdefault((batch.epoch, batch.version), {})[batch.player] = batch
+        if table.queue:
+            self._drain(batch.table, table)
+
+    def _drain(self, name: str, table: _Table) -> None:
+        """Hand out the table's batches in order, each once the own parts it needs came."""
+        while table.queue:
+            batch = table.queue[0]
+            if table.epoch == 0:  # the first batch seen here: the chain starts with it
+                table.epoch, table.version = batch.epoch, batch.prev
+            if batch.epoch == table.epoch and batch.version <= table.version:
+                table.queue.popleft()  # seen already
+                continue
+            if batch.epoch > table.epoch or batch.prev != table.version:  # a new owner, or a gap
+                table.queue.popleft()
+                table.epoch, table.version = batch.epoch, batch.version
+                self._forget_own(table)
+                self._resync(name, table)
+                continue
+            parts = table.own.get((batch.epoch, batch.version), {})
+            if batch.covered:
+                here = {c.client.player for c in (*table.watchers.values(), *table.pending.values())}
+                if any(p in here and p not in parts for p in batch.covered):
+                    if table.stuck is None:  # it should come at once; if not, start afresh
+                        table.stuck = asyncio.get_running_loop().call_later(OWN_WAIT, self._unstick, name)
+                    return
+            if table.stuck is not None:
+                table.stuck.cancel()
+                table.stuck = None
+            table.queue.popleft()
+            table.version = batch.version
+            table.own.pop((batch.epoch, batch.version), None)
+            for conn in table.watchers.values():
+                self._deliver(name, conn, batch, parts.get(conn.client.player or ""))
+            for conn in table.pending.values():
+                conn.pending[name].append((batch, parts.get(conn.client.player or "")))
+        self._forget_own(table)
+
+    def _forget_own(self, table: _Table) -> None:
+        done = [k for k in table.own if k[0] < table.epoch or (k[0] == table.epoch and k[1] <= table.version)]
+        for key in done:
+            del table.own[key]
+
+    def _unstick(self, name: str) -> None:
+        """A player's own part never came (lost while his subscription was being made): the
+        table's watchers start afresh from snapshots."""
+        table = self._tables.get(name)
+        if table is None or not table.queue:
             return
-        for conn in list(player.conns.values()):
-            if batch.table in conn.tables:
-                self._deliver_own(batch.table, conn, batch)
-            elif batch.table in conn.pending:
-                conn.pending[batch.table].append(batch)
+        table.stuck = None
+        last = table.queue[-1]
+        table.queue.clear()
+        table.epoch, table.version = last.epoch, last.version
+        self._forget_own(table)
+        self._resync(name, table)
+
+    def _deliver(self, name: str, conn: _Conn, batch: TableBatch, part: PlayerBatch | None) -> None:
+        client = conn.client
+        views = conn.tables.get(name)
+        if part is not None:  # his own part: his cards, his snapshot, his turn
+            if part.events is not None:
+                client.send(part.events)
+            if part.snapshot is not None and views:
+                client.send(part.snapshot)
+            if part.turn is not None:
+                client.send(part.turn)
+            return
+        if batch.events is not None:
+            client.send(batch.events)
+        if batch.snapshot is not None and views:
+            client.send(batch.snapshot)
 
     def _resync(self, name: str, table: _Table) -> None:
-        """A gap or a new owner: every watcher subscribes again (a snapshot each)."""
+        """A gap or a new owner: every watcher subscribes again (a snapshot each); till the
+        answer comes, what the table sends waits for it (``_Conn.pending``)."""
         for conn in list(table.watchers.values()):
+            del table.watchers[conn.number]
             command = p.Subscribe(type="subscribe", table=name, snapshots=conn.tables.get(name, False))
             self._spawn(self._submit(conn, command, _ignore, resync=True))
 

@@ -30,9 +30,11 @@ def nats_server() -> str:
 
 class LocalCluster:
     def __init__(self, folder: Path, database: str, schema: str | None, config: Path | None,
-                 workers: int, gateways: int, drain: float = 10.0) -> None:
+                 workers: int, gateways: int, drain: float = 10.0,
+                 gateway_flags: tuple[str, ...] = ()) -> None:
         self.folder, self.database, self.schema, self.config = folder, database, schema, config
         self.workers, self.gateways = workers, gateways
+        self.gateway_flags = gateway_flags  # more `pokerroom gateway` options (limits...)
         self.drain = drain
         self.nats_port = free_port()
         self.ports = [free_port() for _ in range(gateways)]
@@ -47,8 +49,8 @@ class LocalCluster:
         return [f"http://127.0.0.1:{p}" for p in self.ports]
 
     def _spawn(self, name: str, command: list[str]) -> None:
-        log = (self.folder / f"{name}.log").open("ab")
-        self.processes[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        with (self.folder / f"{name}.log").open("ab") as log:  # the child keeps its own copy
+            self.processes[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
     def _role(self, role: str, name: str, *extra: str) -> list[str]:
         command = [sys.executable, "-m", "pokerroom.cli", role, "--db", self.database,
@@ -66,7 +68,7 @@ class LocalCluster:
             self._spawn(f"w{i}", self._role("worker", f"w{i}", "--drain", str(self.drain)))
         time.sleep(1.5)  # the workers see each other (and share the tables) before gateways come
         for i, port in enumerate(self.ports, 1):
-            self._spawn(f"g{i}", self._role("gateway", f"g{i}", "--port", str(port)))
+            self._spawn(f"g{i}", self._role("gateway", f"g{i}", "--port", str(port), *self.gateway_flags))
         deadline = time.monotonic() + timeout
         for name, url in zip([f"g{i}" for i in range(1, self.gateways + 1)], self.urls, strict=True):
             while True:
@@ -88,13 +90,14 @@ class LocalCluster:
         return [p.pid for n, p in self.processes.items() if n == role or (role != "nats" and n[0] == role
                                                                           and n[1:].isdigit())]
 
-    def stop(self) -> None:
-        """Gateways first, then the workers (they hand their tables over), then NATS."""
+    def stop(self, kill: bool = False) -> None:
+        """Gateways first, then the workers (they hand their tables over), then NATS; with
+        ``kill``, every process SIGKILLed (a crash of them all)."""
         order = sorted(self.processes, key=lambda n: {"g": 0, "w": 1}.get(n[0], 2))
         for name in order:
             process = self.processes[name]
             if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
+                process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
                 try:
                     process.wait(timeout=self.drain + 20)
                 except subprocess.TimeoutExpired:

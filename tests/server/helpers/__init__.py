@@ -47,7 +47,7 @@ from tests.server.helpers.players import (
     until,
     until_async,
 )
-from tests.server.helpers.servers import Room, Server, free_port, run, server_room, serving
+from tests.server.helpers.servers import ClusterServer, Room, Server, free_port, run, server_room, serving
 from tests.server.helpers.store import Database, audit, rows, seat_rows, with_store
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "PASSWORD",
     "STALL",
     "Client",
+    "ClusterServer",
     "Database",
     "Decision",
     "Flood",

@@ -99,6 +99,67 @@ class Server:
         return text if "Traceback" in text else ""
 
 
+class ClusterServer(Server):
+    """The same room spread over processes (issue 18): a private nats-server, two workers
+    and a gateway on PostgreSQL (``database`` must be one), reached at the gateway's port;
+    the test sees one server."""
+
+    def __init__(self, tmp_path: Path, database: tuple[str, str | None], action_time: float = 2.0,
+                 env: dict[str, str] | None = None, flags: tuple[str, ...] = ()) -> None:
+        super().__init__(tmp_path, database, action_time, env, flags)
+        self.cluster: Any = None
+
+    def start(self, timeout: float = 60.0) -> None:
+        from pokerroom.loadtest.cluster import LocalCluster
+
+        url, schema = self.database
+        assert url.startswith("postgresql"), "the cluster runs on PostgreSQL"
+        self.cluster = LocalCluster(self.log.parent / "cluster", url, schema, self.config, workers=2,
+                                    gateways=1, drain=5.0, gateway_flags=self.flags)
+        self.cluster.ports = [self.port]
+        try:
+            self.cluster.start(timeout)
+        except RuntimeError as e:
+            self.cluster.stop(kill=True)
+            raise AssertionError(str(e)) from None
+        deadline = time.monotonic() + timeout  # the gateway knows every table
+        tables = self.config.read_text().count("[[table]]")
+        while httpx.get(f"{self.http}/healthz", timeout=2).json().get("tables") != tables:
+            assert time.monotonic() < deadline, "the gateway did not learn every table"
+            time.sleep(0.1)
+        # and the workers share them already: no table changes hands (a new epoch) in the test
+        share = -(-tables // 2)
+        while True:
+            owners = asyncio.run(_owners(url, schema))
+            held = [o for o in owners if o is not None]
+            if len(held) == tables and max(held.count(o) for o in set(held)) <= share:
+                return
+            assert time.monotonic() < deadline, f"the workers did not share the tables: {owners}"
+            time.sleep(0.2)
+
+    def stop(self, kill: bool = False) -> None:
+        if self.cluster is not None:
+            self.cluster.stop(kill=kill)
+
+    def errors(self) -> str:
+        if self.cluster is None:
+            return ""
+        logs = "".join(self.cluster.log(name) for name in self.cluster.processes)
+        return logs if "Traceback" in logs else ""
+
+
+async def _owners(url: str, schema: str | None) -> list[str | None]:
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(url, server_settings={"search_path": schema or "public"})
+    try:
+        return [r[0] for r in await conn.fetch(
+            "SELECT CASE WHEN expires_at > extract(epoch from clock_timestamp()) THEN owner END "
+            "FROM table_leases")]
+    finally:
+        await conn.close()
+
+
 class Room(Server):
     """A test server with ``pokerroom serve`` flags of its own and a registration limit."""
 
