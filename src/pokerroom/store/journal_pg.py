@@ -22,6 +22,12 @@ import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import exc
 
 from pokerroom.store.database import StoreError
+from pokerroom.store.journal_sqlite import (
+    SQL_ADD_TO_SEAT,
+    SQL_FREE_SEAT,
+    SQL_INSERT_DEPARTURE,
+    SQL_INSERT_SEAT,
+)
 from pokerroom.store.ops import (
     PENDING,
     HandFinish,
@@ -35,51 +41,99 @@ from pokerroom.store.ops import (
     settled_steps,
 )
 
-# Every table's fence in one statement (ops.fences: a hand's end keeps its number and the
-# table's memory, any other write touches the row), the tables it held back
-_SQL_FENCES = (
-    "UPDATE table_leases AS l SET last_hand = CASE WHEN f.hand THEN f.number ELSE l.last_hand END, "
+# SQL as asyncpg takes it ($n parameters), the rows of a batch as arrays (unnest)
+
+
+def _numbered(sql: str, first: int) -> str:
+    """``sql`` with its ``{}`` as parameters ``$first``, ``$first + 1``..."""
+    return sql.format(*(f"${i}" for i in range(first, first + sql.count("{}"))))
+
+
+_LEDGER = (  # a ledger transaction's rows, in order (their ids rise as SQLAlchemy's executemany gives them)
+    "INSERT INTO ledger (txn, at, kind, book, account_id, amount, hand_id) SELECT x, t, d, b, a, m, h "
+    "FROM unnest({}::text[], {}::float8[], {}::text[], {}::text[], {}::int4[], {}::int8[], {}::int4[]) "
+    "WITH ORDINALITY AS u(x, t, d, b, a, m, h, k) {} ORDER BY k"
+)
+# A batch's first statement: every table's fence (ops.fenced_tables: a hand's end keeps its
+# number and the table's memory, any other write touches the row), the tables it held;
+# the new hands, their ids in the order given (a serial's values rise in the order rows
+# are inserted, as SQLAlchemy's sort_by_parameter_order assumes too), and their players.
+# A fence refused fails the transaction (check_fences), so what the rest wrote is undone.
+_SQL_FENCES_AND_STARTS = _numbered(
+    "WITH fenced AS (UPDATE table_leases AS l SET "
+    "last_hand = CASE WHEN f.hand THEN f.number ELSE l.last_hand END, "
     "memory = CASE WHEN f.hand THEN f.memory ELSE l.memory END "
-    "FROM unnest($1::text[], $2::text[], $3::int8[], $4::bool[], $5::int4[], $6::text[]) "
+    "FROM unnest({}::text[], {}::text[], {}::int8[], {}::bool[], {}::int4[], {}::text[]) "
     "AS f(table_name, owner, epoch, hand, number, memory) "
     "WHERE l.table_name = f.table_name AND l.owner = f.owner AND l.epoch = f.epoch "
-    "AND (NOT f.hand OR l.last_hand < f.number) RETURNING l.table_name"
-)
-# new hands, their ids in the order given (a serial's values rise in the order rows are
-# inserted, as SQLAlchemy's sort_by_parameter_order assumes too)
-_SQL_NEW_HANDS = (
-    "INSERT INTO hands (table_name, number, game, status, started_at, commitment) "
+    "AND (NOT f.hand OR l.last_hand < f.number) RETURNING l.table_name), "
+    "new AS (INSERT INTO hands (table_name, number, game, status, started_at, commitment) "
     "SELECT t, n, g, 'playing', s, c "
-    "FROM unnest($1::text[], $2::int4[], $3::text[], $4::float8[], $5::text[]) "
-    "WITH ORDINALITY AS u(t, n, g, s, c, k) ORDER BY k RETURNING id"
+    "FROM unnest({}::text[], {}::int4[], {}::text[], {}::float8[], {}::text[]) "
+    "WITH ORDINALITY AS u(t, n, g, s, c, k) ORDER BY k RETURNING id), "
+    "numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM new), "
+    "players AS (INSERT INTO hand_players (hand_id, account_id, seat) SELECT n.id, u.a, u.s "
+    "FROM unnest({}::int8[], {}::int4[], {}::int4[]) AS u(k, a, s) JOIN numbered AS n ON n.k = u.k) "
+    "SELECT (SELECT array_agg(table_name) FROM fenced), (SELECT array_agg(id ORDER BY id) FROM numbered)",
+    1,
 )
-_SQL_HAND_PLAYERS = (
-    "INSERT INTO hand_players (hand_id, account_id, seat) "
-    "SELECT * FROM unnest($1::int4[], $2::int4[], $3::int4[])"
-)
-_LEDGER_ROWS = (
-    "SELECT x, t, d, b, a, m, h FROM unnest({}::text[], {}::float8[], {}::text[], {}::text[], {}::int4[], "
-    "{}::int8[], {}::int4[]) WITH ORDINALITY AS u(x, t, d, b, a, m, h, k) ORDER BY k"
-)
-_INSERT_LEDGER = "INSERT INTO ledger (txn, at, kind, book, account_id, amount, hand_id) "
-_SQL_LEDGER = _INSERT_LEDGER + _LEDGER_ROWS.format(*(f"${i}" for i in range(1, 8)))
-# the hands' ends: the seats' stacks, the players' nets, the ledger, the hands' rows
-_SQL_ENDS = (
+# The hands' ends: the seats' stacks, the players' nets, the ledger, the hands' rows
+_SQL_ENDS = _numbered(
     "WITH stacks AS (UPDATE seats SET stack = u.s "
-    "FROM unnest($1::text[], $2::int4[], $3::int8[]) AS u(t, a, s) "
+    "FROM unnest({}::text[], {}::int4[], {}::int8[]) AS u(t, a, s) "
     "WHERE seats.table_name = u.t AND seats.account_id = u.a), "
     "nets AS (UPDATE hand_players SET net = u.n "
-    "FROM unnest($4::int4[], $5::int4[], $6::int8[]) AS u(h, a, n) "
+    "FROM unnest({}::int4[], {}::int4[], {}::int8[]) AS u(h, a, n) "
     "WHERE hand_players.hand_id = u.h AND hand_players.account_id = u.a), "
-    "entries AS (" + _INSERT_LEDGER + _LEDGER_ROWS.format(*(f"${i}" for i in range(7, 14))) + ") "
-    "UPDATE hands SET status = 'complete', ended_at = $14, salt = u.s, deck = u.d, history = u.h, phh = u.p, "
-    "text = u.x FROM unnest($15::int4[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) "
-    "AS u(i, s, d, h, p, x) WHERE hands.id = u.i"
+    "entries AS (" + _LEDGER.replace("{} ORDER", "ORDER") + ") "
+    "UPDATE hands SET status = 'complete', ended_at = {}, salt = u.s, deck = u.d, history = u.h, phh = u.p, "
+    "text = u.x FROM unnest({}::int4[], {}::text[], {}::text[], {}::text[], {}::text[], {}::text[]) "
+    "AS u(i, s, d, h, p, x) WHERE hands.id = u.i",
+    1,
 )
-_SQL_TAKE_BALANCE = (
-    "UPDATE accounts SET balance = balance - $2 WHERE id = $1 AND balance >= $2 RETURNING balance"
+# A move (ops.Move) in one statement, its seat's and extra statements (SQLite's, money.py)
+# in PostgreSQL's words. Chips to a seat: the balance taken if it holds the amount, and
+# only then the seat changed and the ledger written; back from a seat: all of it.
+_TAKE = (
+    "WITH taken AS (UPDATE accounts SET balance = balance - $1 WHERE id = $2 AND balance >= $1 "
+    "RETURNING balance), "
+    "seat AS ({seat}), entries AS ({ledger}) SELECT (SELECT balance FROM taken), (SELECT count(*) FROM seat)"
 )
-_SQL_ADD_BALANCE = "UPDATE accounts SET balance = balance + $2 WHERE id = $1"
+_BACK = (
+    "WITH seat AS ({seat}), given AS (UPDATE accounts SET balance = balance + $1 WHERE id = $2), "
+    "{extra}entries AS ({ledger}) SELECT 1"
+)
+_MOVE_STATEMENTS = {
+    SQL_INSERT_SEAT: "INSERT INTO seats (table_name, seat, account_id, stack) "
+    "SELECT {}::varchar, {}::int4, {}::int4, {}::int8 WHERE EXISTS (SELECT 1 FROM taken) RETURNING 1",
+    SQL_ADD_TO_SEAT: "UPDATE seats SET stack = seats.stack + {} WHERE seats.table_name = {} "
+    "AND seats.account_id = {} AND EXISTS (SELECT 1 FROM taken) RETURNING 1",
+    SQL_FREE_SEAT: "DELETE FROM seats WHERE seats.table_name = {} AND seats.account_id = {}",
+    SQL_INSERT_DEPARTURE: "INSERT INTO departures (table_name, account_id, stack, at) "
+    "VALUES ({}, {}, {}, {})",
+}
+_move_sql: dict[tuple[Any, ...], str] = {}
+
+
+def _move_statement(op: Move) -> str:
+    """The one statement of ``op`` (made once for each kind): parameters the amount, the
+    account, the ledger's columns, then those of its seat's and extra statements."""
+    key = (op.back, op.seat[0], *(sql for sql, _ in op.extra))
+    sql = _move_sql.get(key)
+    if sql is None:
+        at = 3
+        guard = "" if op.back else "WHERE EXISTS (SELECT 1 FROM seat)"
+        ledger = _numbered(_LEDGER.format(*["{}"] * 7, guard), at)
+        at += 7
+        seat = _numbered(_MOVE_STATEMENTS[op.seat[0]], at)
+        at += len(op.seat[1])
+        extra = ""
+        for n, (statement, values) in enumerate(op.extra):
+            extra += f"extra{n} AS ({_numbered(_MOVE_STATEMENTS[statement], at)}), "
+            at += len(values)
+        template = _BACK if op.back else _TAKE
+        sql = _move_sql[key] = template.format(seat=seat, ledger=ledger, extra=extra)
+    return sql
 
 
 async def apply_pg(ops: Sequence[Op], db: Any) -> list[Any]:
@@ -89,7 +143,6 @@ async def apply_pg(ops: Sequence[Op], db: Any) -> list[Any]:
     SQLAlchemy's (IntegrityError, ...), as from its own statements."""
     try:
         done, todo = await _settle(ops, db)
-        await _check_fences(todo, db)
         written = await _write_pg(todo, db)
     except asyncpg.PostgresError as e:
         raise sqlalchemy_error(e) from e
@@ -116,36 +169,34 @@ async def _settle(ops: Sequence[Op], db: Any) -> tuple[dict[int, Any], list[Op]]
     return done, [op for i, op in enumerate(ops) if i not in done]
 
 
-async def _check_fences(ops: Sequence[Op], db: Any) -> None:
-    """ops.check_fences, every table's in one statement."""
-    fences = fenced_tables(ops)
-    if not fences:
-        return
-    held = {r[0] for r in await db.fetch(_SQL_FENCES, *map(list, zip(*fences, strict=True)))}
-    for fence in fences:
-        if fence[0] not in held:
-            raise fence_refused(fence[0], fence[2])
-
-
 async def _write_pg(ops: Sequence[Op], db: Any) -> list[Any]:
-    """What journal.write does, on PostgreSQL: the same rows in the same order, with the
-    buy-ins, top-ups and cash-outs (``_move_pg``) between the new hands and the ends."""
+    """What journal.write does, on PostgreSQL: the same rows in the same order (the fences
+    first), with the buy-ins, top-ups and cash-outs (``_move_pg``) between the new hands
+    and the ends."""
     out: list[Any] = [None] * len(ops)
+    fences = fenced_tables(ops)
     starts = [(i, op) for i, op in enumerate(ops) if isinstance(op, HandStart)]
-    if starts:
+    if fences or starts:
         new = [op for _, op in starts]
-        columns = ([op.table for op in new], [op.number for op in new], [op.game for op in new],
-                   [op.at for op in new], [op.commitment for op in new])
-        ids = sorted(r[0] for r in await db.fetch(_SQL_NEW_HANDS, *columns))
-        hand_ids, accounts, seats = [], [], []
-        for (i, start), hand_id in zip(starts, ids, strict=True):
-            out[i] = hand_id
+        order, accounts, seats = [], [], []
+        for k, start in enumerate(new, 1):
             for account, seat in start.players:
-                hand_ids.append(hand_id)
+                order.append(k)
                 accounts.append(account)
                 seats.append(seat)
-        if hand_ids:
-            await db.execute(_SQL_HAND_PLAYERS, hand_ids, accounts, seats)
+        held, ids = await db.fetchrow(
+            _SQL_FENCES_AND_STARTS,
+            *(list(column) for column in zip(*fences, strict=True)) if fences else ([],) * 6,
+            [op.table for op in new], [op.number for op in new], [op.game for op in new],
+            [op.at for op in new], [op.commitment for op in new],
+            order, accounts, seats,
+        )
+        held = set(held or ())
+        for fence in fences:  # ops.check_fences
+            if fence[0] not in held:
+                raise fence_refused(fence[0], fence[2])
+        for (i, _), hand_id in zip(starts, ids or (), strict=True):
+            out[i] = hand_id
     for i, move in enumerate(ops):
         if isinstance(move, Move):
             out[i] = await _move_pg(move, db)
@@ -179,32 +230,26 @@ async def _finish_pg(ends: Sequence[HandFinish], db: Any) -> None:
 
 
 async def _move_pg(op: Move, db: Any) -> int | Refused | None:
-    """One buy-in, top-up or cash-out in the journal's transaction, under a savepoint: a
-    refused one (a balance too small, no seat, a seat taken) is undone alone and its error
-    returned. Writes what money.py's SQLAlchemy path writes; returns the balance left
-    (buy-in, top-up) or None (cash-out)."""
-    result: int | None = None
-    try:
-        async with db.transaction():  # a savepoint
-            if op.back:
-                await db.execute(_positional_q(op.seat[0]), *op.seat[1])
-                await db.execute(_SQL_ADD_BALANCE, op.account_id, op.amount)
-                for sql, values in op.extra:
-                    await db.execute(_positional_q(sql), *values)
-            else:
-                left = await db.fetchrow(_SQL_TAKE_BALANCE, op.account_id, op.amount)
-                if left is None:
-                    raise StoreError("insufficient_balance", f"your balance is less than {op.amount}")
-                if _count(await db.execute(_positional_q(op.seat[0]), *op.seat[1])) != 1:
-                    raise StoreError("not_seated", f"no seat at {op.table!r} to add chips to")
-                result = int(left[0] or 0)
-            if op.ledger:
-                await db.execute(_SQL_LEDGER, *_ledger_columns(op.ledger))
-    except StoreError as e:
-        return Refused(e)
-    except asyncpg.PostgresError as e:
-        return Refused(sqlalchemy_error(e))
-    return result
+    """One buy-in, top-up or cash-out in the journal's transaction, in one statement
+    (``_move_statement``); writes what money.py's SQLAlchemy path writes, and returns the
+    balance left (buy-in, top-up) or None (cash-out). A move refused with nothing written
+    (a balance too small) is answered here; one refused after the balance was taken (no
+    seat to add chips to) or by PostgreSQL (a seat taken) fails the batch's transaction,
+    whose ops the journal then writes one at a time (journal.py), so that it fails alone
+    and the others are written, as a savepoint for each move would have done, at two
+    more round trips each (~40 us of CPU for every move, refused or not)."""
+    values: list[Any] = [op.amount, op.account_id, *_ledger_columns(op.ledger), *op.seat[1]]
+    for _, extra in op.extra:
+        values += extra
+    row = await db.fetchrow(_move_statement(op), *values)
+    if op.back:
+        return None
+    left, seated = row
+    if left is None:
+        return Refused(StoreError("insufficient_balance", f"your balance is less than {op.amount}"))
+    if seated != 1:
+        raise StoreError("not_seated", f"no seat at {op.table!r} to add chips to")
+    return int(left)
 
 
 def _ledger_columns(rows: Sequence[dict[str, Any]]) -> list[list[Any]]:
@@ -212,14 +257,8 @@ def _ledger_columns(rows: Sequence[dict[str, Any]]) -> list[list[Any]]:
     return [[r[k] for r in rows] for k in keys]
 
 
-def _count(status: str) -> int:
-    """The rows a statement changed, from its status ('UPDATE 1', 'INSERT 0 1')."""
-    return int(status.rsplit(" ", 1)[-1])
-
-
 _NAMED = re.compile(r":(\w+)")
 _named_cache: dict[str, tuple[str, tuple[str, ...]]] = {}
-_question_cache: dict[str, str] = {}
 
 
 def _positional(sql: str) -> tuple[str, tuple[str, ...]]:
@@ -234,15 +273,6 @@ def _positional(sql: str) -> tuple[str, tuple[str, ...]]:
             return f"${names.index(m.group(1)) + 1}"
 
         known = _named_cache[sql] = (_NAMED.sub(number, sql), tuple(names))
-    return known
-
-
-def _positional_q(sql: str) -> str:
-    """SQL with ``?`` parameters (a move's seat statements, ops.Move) as asyncpg's ``$n``."""
-    known = _question_cache.get(sql)
-    if known is None:
-        parts = sql.split("?")
-        known = _question_cache[sql] = parts[0] + "".join(f"${i}{p}" for i, p in enumerate(parts[1:], 1))
     return known
 
 
