@@ -171,19 +171,26 @@ class Database:
             kept = self._pg_conn
             if kept is None or kept.closed or kept.invalidated:
                 kept = self._pg_conn = await self.engine.connect()
+            driver: Any = None
             try:
                 async with kept.begin():
                     adapter: Any = (await kept.get_raw_connection()).dbapi_connection
+                    driver = adapter._connection
                     if adapter._transaction is None:
                         await adapter._start_transaction()
-                    yield adapter._connection
+                    yield driver
                     if fault == "before":
                         faults.fail(fault)  # type: ignore[union-attr]
-            except BaseException:
-                if kept.invalidated or kept.in_transaction():  # not rolled back: not to be used again
+            except BaseException as e:
+                # kept only after a refusal or an error of the server's, the transaction
+                # rolled back; anything else (the connection lost, a cancellation in the
+                # middle of a statement) may have left it unusable: a new one next time
+                if not (isinstance(e, StoreError | exc.DBAPIError) and driver is not None
+                        and not driver.is_closed() and not driver.is_in_transaction()
+                        and not kept.invalidated and not kept.in_transaction()):
                     self._pg_conn = None
                     with contextlib.suppress(Exception):
-                        await kept.close()
+                        await kept.invalidate()
                 raise
         if fault == "after":
             faults.fail(fault)  # type: ignore[union-attr]

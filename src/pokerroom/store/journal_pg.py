@@ -54,11 +54,12 @@ _LEDGER = (  # a ledger transaction's rows, in order (their ids rise as SQLAlche
     "FROM unnest({}::text[], {}::float8[], {}::text[], {}::text[], {}::int4[], {}::int8[], {}::int4[]) "
     "WITH ORDINALITY AS u(x, t, d, b, a, m, h, k) {} ORDER BY k"
 )
-# A batch's first statement: every table's fence (ops.fenced_tables: a hand's end keeps its
-# number and the table's memory, any other write touches the row), the tables it held;
+# A batch's first statement: every lease's fence (ops.fenced_tables: a hand's end keeps its
+# number and the table's memory, any other write touches the row), those that held;
 # the new hands, their ids in the order given (a serial's values rise in the order rows
 # are inserted, as SQLAlchemy's sort_by_parameter_order assumes too), and their players.
-# A fence refused fails the transaction (check_fences), so what the rest wrote is undone.
+# A fence refused fails the transaction (check_fences): no hand is inserted then (no id of
+# the hands' sequence spent, as on the other paths, which check the fences first).
 _SQL_FENCES_AND_STARTS = _numbered(
     "WITH fenced AS (UPDATE table_leases AS l SET "
     "last_hand = CASE WHEN f.hand THEN f.number ELSE l.last_hand END, "
@@ -66,15 +67,17 @@ _SQL_FENCES_AND_STARTS = _numbered(
     "FROM unnest({}::text[], {}::text[], {}::int8[], {}::bool[], {}::int4[], {}::text[]) "
     "AS f(table_name, owner, epoch, hand, number, memory) "
     "WHERE l.table_name = f.table_name AND l.owner = f.owner AND l.epoch = f.epoch "
-    "AND (NOT f.hand OR l.last_hand < f.number) RETURNING l.table_name), "
+    "AND (NOT f.hand OR l.last_hand < f.number) RETURNING f.table_name, f.owner, f.epoch), "
     "new AS (INSERT INTO hands (table_name, number, game, status, started_at, commitment) "
     "SELECT t, n, g, 'playing', s, c "
     "FROM unnest({}::text[], {}::int4[], {}::text[], {}::float8[], {}::text[]) "
-    "WITH ORDINALITY AS u(t, n, g, s, c, k) ORDER BY k RETURNING id), "
+    "WITH ORDINALITY AS u(t, n, g, s, c, k) WHERE (SELECT count(*) FROM fenced) = {} "
+    "ORDER BY k RETURNING id), "
     "numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM new), "
     "players AS (INSERT INTO hand_players (hand_id, account_id, seat) SELECT n.id, u.a, u.s "
     "FROM unnest({}::int8[], {}::int4[], {}::int4[]) AS u(k, a, s) JOIN numbered AS n ON n.k = u.k) "
-    "SELECT (SELECT array_agg(table_name) FROM fenced), (SELECT array_agg(id ORDER BY id) FROM numbered)",
+    "SELECT (SELECT array_agg(row(table_name, owner, epoch)) FROM fenced), "
+    "(SELECT array_agg(id ORDER BY id) FROM numbered)",
     1,
 )
 # The hands' ends: the seats' stacks, the players' nets, the ledger, the hands' rows
@@ -188,12 +191,12 @@ async def _write_pg(ops: Sequence[Op], db: Any) -> list[Any]:
             _SQL_FENCES_AND_STARTS,
             *(list(column) for column in zip(*fences, strict=True)) if fences else ([],) * 6,
             [op.table for op in new], [op.number for op in new], [op.game for op in new],
-            [op.at for op in new], [op.commitment for op in new],
+            [op.at for op in new], [op.commitment for op in new], len(fences),
             order, accounts, seats,
         )
-        held = set(held or ())
+        held = {tuple(lease) for lease in held or ()}
         for fence in fences:  # ops.check_fences
-            if fence[0] not in held:
+            if fence[:3] not in held:
                 raise fence_refused(fence[0], fence[2])
         for (i, _), hand_id in zip(starts, ids or (), strict=True):
             out[i] = hand_id

@@ -232,21 +232,25 @@ FenceRow = tuple[str, str, int, bool, int | None, str | None]
 
 
 def fenced_tables(ops: Sequence[Op]) -> list[FenceRow]:
-    """The fences of ``ops``: one per table (its last hand's end, if one ends)."""
-    out: dict[str, FenceRow] = {}
+    """The fences of ``ops``: one per table and lease (its last hand's end, if one ends).
+    Per lease, not per table: writes of a table under two epochs can share a batch (an
+    old owner's retried write after its worker claimed the table again), and the old
+    one's must be checked too."""
+    out: dict[tuple[str, str, int], FenceRow] = {}
     for op in ops:
         fence = op.fence
         if fence is None:
             continue
+        key = (fence.table, fence.owner, fence.epoch)
         if isinstance(op, HandFinish):
-            out[fence.table] = (fence.table, fence.owner, fence.epoch, True, op.number, op.memory)
-        elif fence.table not in out:
-            out[fence.table] = (fence.table, fence.owner, fence.epoch, False, None, None)
+            out[key] = (fence.table, fence.owner, fence.epoch, True, op.number, op.memory)
+        elif key not in out:
+            out[key] = (fence.table, fence.owner, fence.epoch, False, None, None)
     return list(out.values())
 
 
 def fences(ops: Sequence[Op]) -> list[tuple[str, dict[str, Any]]]:
-    """The fence statements of ``ops``: one per table (its last hand's, if one ends)."""
+    """The fence statements of ``ops``: one per table and lease (its last hand's, if one ends)."""
     out: list[tuple[str, dict[str, Any]]] = []
     for table, owner, epoch, hand, number, memory in fenced_tables(ops):
         values: dict[str, Any] = {"table": table, "owner": owner, "epoch": epoch}
