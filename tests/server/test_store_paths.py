@@ -108,9 +108,12 @@ async def _script(store: Store) -> list[Any]:
         await store.finish_hand(hand_id, f"T{t}", results, salt="s", deck="AdKd", history='{"n":4}',
                                 fence=fence[f"T{t}"], number=4, memory=memory)
 
-    out += await asyncio.gather(
+    out += await asyncio.gather(  # fences, a start and ends: one statement on PostgreSQL's raw path
         end(0, started[0], '{"button":2}'),
         end(1, started[1], '{"button":1}'),
+        store.start_hand("T3", 5, "NL 1/2", "f" * 64, [(ids[6], 1)], fence=fence["T3"]),
+    )
+    out += await asyncio.gather(
         outcome(store.cash_out("T3", ids[6], 350, departed_at=5.0, fence=fence["T3"])),
         outcome(store.cash_out("T2", ids[4], stacks[ids[4]], departed_at=6.0)),
     )

@@ -4,10 +4,11 @@ riding the batch as they do on SQLite (journal_sqlite.py).
 
 Through SQLAlchemy a statement cost the event loop ~0.3 ms of CPU (compiling its cache
 key, binding, building rows), an executemany more, and each table's fence was one more
-statement. Here a batch's rows go as arrays (``unnest``): the fences of every table in one
-UPDATE, the new hands in one INSERT, their players in one, the ends (stacks, nets, ledger,
-hands) in one statement of data-modifying CTEs; asyncpg prepares each once per connection.
-The same rows as the SQLAlchemy path (journal.py, money.py) in the same order;
+statement. Here a batch's rows go as arrays (``unnest``) into statements of data-modifying
+CTEs: the fences of every table, the new hands and their players in one; the ends (stacks,
+nets, ledger, hands) in that one too, or in a second when buy-ins, top-ups or cash-outs
+come between (one statement each). asyncpg prepares each once per connection. The same
+rows as the SQLAlchemy path (journal.py, money.py) in the same order;
 tests/server/test_store_paths.py checks that the paths leave identical databases.
 """
 
@@ -60,8 +61,8 @@ _LEDGER = (  # a ledger transaction's rows, in order (their ids rise as SQLAlche
 # are inserted, as SQLAlchemy's sort_by_parameter_order assumes too), and their players.
 # A fence refused fails the transaction (check_fences): no hand is inserted then (no id of
 # the hands' sequence spent, as on the other paths, which check the fences first).
-_SQL_FENCES_AND_STARTS = _numbered(
-    "WITH fenced AS (UPDATE table_leases AS l SET "
+_STARTS = (
+    "fenced AS (UPDATE table_leases AS l SET "
     "last_hand = CASE WHEN f.hand THEN f.number ELSE l.last_hand END, "
     "memory = CASE WHEN f.hand THEN f.memory ELSE l.memory END "
     "FROM unnest({}::text[], {}::text[], {}::int8[], {}::bool[], {}::int4[], {}::text[]) "
@@ -75,23 +76,37 @@ _SQL_FENCES_AND_STARTS = _numbered(
     "ORDER BY k RETURNING id), "
     "numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS k FROM new), "
     "players AS (INSERT INTO hand_players (hand_id, account_id, seat) SELECT n.id, u.a, u.s "
-    "FROM unnest({}::int8[], {}::int4[], {}::int4[]) AS u(k, a, s) JOIN numbered AS n ON n.k = u.k) "
+    "FROM unnest({}::int8[], {}::int4[], {}::int4[]) AS u(k, a, s) JOIN numbered AS n ON n.k = u.k)"
+)
+_HELD_AND_IDS = (
     "SELECT (SELECT array_agg(row(table_name, owner, epoch)) FROM fenced), "
-    "(SELECT array_agg(id ORDER BY id) FROM numbered)",
-    1,
+    "(SELECT array_agg(id ORDER BY id) FROM numbered)"
 )
 # The hands' ends: the seats' stacks, the players' nets, the ledger, the hands' rows
-_SQL_ENDS = _numbered(
-    "WITH stacks AS (UPDATE seats SET stack = u.s "
+_ENDS = (
+    "stacks AS (UPDATE seats SET stack = u.s "
     "FROM unnest({}::text[], {}::int4[], {}::int8[]) AS u(t, a, s) "
     "WHERE seats.table_name = u.t AND seats.account_id = u.a), "
     "nets AS (UPDATE hand_players SET net = u.n "
     "FROM unnest({}::int4[], {}::int4[], {}::int8[]) AS u(h, a, n) "
     "WHERE hand_players.hand_id = u.h AND hand_players.account_id = u.a), "
-    "entries AS (" + _LEDGER.replace("{} ORDER", "ORDER") + ") "
+    "entries AS ({ledger})"
+)
+_FINISH = (
     "UPDATE hands SET status = 'complete', ended_at = {}, salt = u.s, deck = u.d, history = u.h, phh = u.p, "
     "text = u.x FROM unnest({}::int4[], {}::text[], {}::text[], {}::text[], {}::text[], {}::text[]) "
-    "AS u(i, s, d, h, p, x) WHERE hands.id = u.i",
+    "AS u(i, s, d, h, p, x) WHERE hands.id = u.i"
+)
+_SQL_STARTS = _numbered(f"WITH {_STARTS} {_HELD_AND_IDS}", 1)
+_SQL_ENDS = _numbered(
+    f"WITH {_ENDS.replace('{ledger}', _LEDGER.format(*['{}'] * 7, ''))} {_FINISH}", 1
+)
+# Both in one statement, when no move comes between them (most batches): one round trip
+# less; the ledger's rows too are written only when every fence held (no id spent)
+_SQL_STARTS_AND_ENDS = _numbered(
+    f"WITH {_STARTS}, "
+    f"{_ENDS.replace('{ledger}', _LEDGER.format(*['{}'] * 7, 'WHERE (SELECT count(*) FROM fenced) = {}'))}, "
+    f"finished AS ({_FINISH}) {_HELD_AND_IDS}",
     1,
 )
 # A move (ops.Move) in one statement, its seat's and extra statements (SQLite's, money.py)
@@ -179,6 +194,8 @@ async def _write_pg(ops: Sequence[Op], db: Any) -> list[Any]:
     out: list[Any] = [None] * len(ops)
     fences = fenced_tables(ops)
     starts = [(i, op) for i, op in enumerate(ops) if isinstance(op, HandStart)]
+    moves = [(i, op) for i, op in enumerate(ops) if isinstance(op, Move)]
+    ends = [op for op in ops if isinstance(op, HandFinish)]
     if fences or starts:
         new = [op for _, op in starts]
         order, accounts, seats = [], [], []
@@ -187,29 +204,34 @@ async def _write_pg(ops: Sequence[Op], db: Any) -> list[Any]:
                 order.append(k)
                 accounts.append(account)
                 seats.append(seat)
-        held, ids = await db.fetchrow(
-            _SQL_FENCES_AND_STARTS,
-            *(list(column) for column in zip(*fences, strict=True)) if fences else ([],) * 6,
+        values = [
+            *((list(column) for column in zip(*fences, strict=True)) if fences else ([],) * 6),
             [op.table for op in new], [op.number for op in new], [op.game for op in new],
             [op.at for op in new], [op.commitment for op in new], len(fences),
             order, accounts, seats,
-        )
+        ]
+        if ends and not moves:  # the ends in the same statement
+            ledger, finish = _ends_values(ends)
+            held, ids = await db.fetchrow(_SQL_STARTS_AND_ENDS, *values, *ledger, len(fences), *finish)
+            ends = []
+        else:
+            held, ids = await db.fetchrow(_SQL_STARTS, *values)
         held = {tuple(lease) for lease in held or ()}
         for fence in fences:  # ops.check_fences
             if fence[:3] not in held:
                 raise fence_refused(fence[0], fence[2])
         for (i, _), hand_id in zip(starts, ids or (), strict=True):
             out[i] = hand_id
-    for i, move in enumerate(ops):
-        if isinstance(move, Move):
-            out[i] = await _move_pg(move, db)
-    ends = [op for op in ops if isinstance(op, HandFinish)]
+    for i, move in moves:
+        out[i] = await _move_pg(move, db)
     if ends:
-        await _finish_pg(ends, db)
+        ledger, finish = _ends_values(ends)
+        await db.execute(_SQL_ENDS, *ledger, *finish)
     return out
 
 
-async def _finish_pg(ends: Sequence[HandFinish], db: Any) -> None:
+def _ends_values(ends: Sequence[HandFinish]) -> tuple[list[Any], list[Any]]:
+    """The parameters of ``_ENDS`` (the stacks, nets and ledger) and of ``_FINISH``."""
     # an UPDATE ... FROM changes a row once: the last value for a row, as executemany leaves it
     stacks: dict[tuple[str, int], int] = {}
     nets: dict[tuple[int, int], int] = {}
@@ -219,16 +241,13 @@ async def _finish_pg(ends: Sequence[HandFinish], db: Any) -> None:
             stacks[op.table, account] = stack
             nets[op.hand_id, account] = net
         rows[op.hand_id] = op
-    ledger = _ledger_columns([row for op in ends for row in op.ledger])
     hands = list(rows.values())
-    await db.execute(
-        _SQL_ENDS,
-        [t for t, _ in stacks], [a for _, a in stacks], list(stacks.values()),
-        [h for h, _ in nets], [a for _, a in nets], list(nets.values()),
-        *ledger,
-        time.time(),
-        [op.hand_id for op in hands], [op.salt for op in hands], [op.deck for op in hands],
-        [op.history for op in hands], [op.phh for op in hands], [op.text for op in hands],
+    return (
+        [[t for t, _ in stacks], [a for _, a in stacks], list(stacks.values()),
+         [h for h, _ in nets], [a for _, a in nets], list(nets.values()),
+         *_ledger_columns([row for op in ends for row in op.ledger])],
+        [time.time(), [op.hand_id for op in hands], [op.salt for op in hands], [op.deck for op in hands],
+         [op.history for op in hands], [op.phh for op in hands], [op.text for op in hands]],
     )
 
 
