@@ -156,11 +156,11 @@ class Database:
     @contextlib.asynccontextmanager
     async def _writing_pg(self) -> AsyncIterator[Any]:
         """A write transaction on PostgreSQL's raw path, for the journal's writer (one
-        batch at a time): SQLAlchemy's transaction on a connection kept from its pool (a
-        checkout per transaction cost a rollback's round trip on its return, and
-        SQLAlchemy's layers), begun at once on the asyncpg connection under it, which it
-        yields: statements run on that one directly (journal_pg.py; its nested
-        transactions are savepoints), and SQLAlchemy commits or rolls back as for its own.
+        batch at a time): SQLAlchemy's transaction on a connection kept from its pool (no
+        checkout per transaction), begun at once on the asyncpg connection under it, which
+        it yields: statements run on that one directly (journal_pg.py), and SQLAlchemy
+        commits or rolls back as for its own (its "commit" events fire as on the other
+        paths).
         It goes through its asyncpg adapter's ``_start_transaction`` (what its cursors
         call before a first statement) and ``_connection``; if the adapter stops having
         them, the store keeps to SQLAlchemy's statements (``_pg_reachable``). Injected
