@@ -1,16 +1,17 @@
 """The room's own CPU per action, in-process: no network, no WebSocket layer.
 
 A real table ``Worker`` over a real ``Store`` (a temporary SQLite file, or ``--db`` a
-PostgreSQL URL), reached through the in-process ``Bus``; ``--tables`` no-limit 1/2 tables of
-6 seats (pause 0, as ``pokerroom loadtest`` configures them) and 6 in-process fake players
-per table. A fake player is a ``Connection`` whose ``send`` turns the message into its JSON
-text as the real transport does, then reads what it needs: on ``your_turn`` it picks a
-random legal action (the bots' ``random`` strategy) and sends its JSON text, with no think
-time: the text arrives in the next turn of the event loop, as a frame would, and goes
-through what the WebSocket handler (gateway/ws.py) does with a frame:
-``p.CLIENT.validate_json``, then ``bus.submit``, one command at a time (the next waits for
-the table's answer to the last). It buys in again when it busts, sits in when sat out, and
-posts when asked.
+PostgreSQL URL), reached through the in-process bus as ``pokerroom serve`` wires it
+(bus/local.py: ``LocalTransport``, the worker's ``TableHost``, the gateway's ``Router``);
+``--tables`` no-limit 1/2 tables of 6 seats (pause 0, as ``pokerroom loadtest`` configures
+them) and 6 in-process fake players per table. A fake player is a ``Connection`` whose
+``send`` turns the message into its JSON text as the real transport does, then reads what
+it needs: on ``your_turn`` it picks a random legal action (the bots' ``random`` strategy)
+and sends its JSON text, with no think time: the text arrives in the next turn of the
+event loop, as a frame would, and goes through what the WebSocket handler (gateway/ws.py)
+does with a frame: ``p.CLIENT.validate_json``, then ``Router.submit``, one command at a
+time (the next waits for the table's answer to the last). It buys in again when it busts,
+sits in when sat out, and posts when asked.
 
 It prints actions/s, hands/s and CPU ms per action: ``time.process_time()`` (all the
 process's threads: aiosqlite's too) over the measured window divided by the actions
@@ -22,6 +23,7 @@ per action, not its latency, is what this measures.
     .venv/bin/python benchmarks/room_cpu.py --tables 50 --seconds 20
     .venv/bin/python benchmarks/room_cpu.py --tables 50 --seconds 20 --profile /tmp/room.prof
     .venv/bin/python benchmarks/room_cpu.py --db postgresql+asyncpg://postgres@127.0.0.1:5432/test
+    .venv/bin/python benchmarks/room_cpu.py --both    # SQLite and PostgreSQL, 3 runs each: the ratio
     .venv/bin/py-spy record --gil -r 500 -o /tmp/room.svg -- .venv/bin/python benchmarks/room_cpu.py
 
 ``--profile`` (cProfile) slows the room about twofold, calls more than the rest; py-spy
@@ -39,6 +41,8 @@ import json
 import pstats
 import random
 import secrets
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -48,7 +52,10 @@ from typing import Any
 
 from pokerroom import protocol as p
 from pokerroom.bots.strategies import Turn, strategy
-from pokerroom.bus import OK, OK_TEXT, Answer, Bus
+from pokerroom.bus import PREFIX
+from pokerroom.bus.gateway import Router
+from pokerroom.bus.tables import TableHost
+from pokerroom.bus.transport import LocalTransport
 from pokerroom.config import parse_room
 from pokerroom.gateway.connection import Connection
 from pokerroom.store import Store
@@ -84,7 +91,7 @@ class Counters:
 class FakePlayer(Connection):
     """A seated player in this process: ``send`` is what the server's transport gets."""
 
-    def __init__(self, player: str, account_id: int, *, bus: Bus, table: str, seat: int,
+    def __init__(self, player: str, account_id: int, *, bus: Router, table: str, seat: int,
                  counters: Counters, rng: random.Random) -> None:
         super().__init__(player, account_id)
         self.bus = bus
@@ -132,11 +139,12 @@ class FakePlayer(Connection):
         """As ws.py: hand the waiting commands to their tables, one at a time."""
         while self.inbox and not self.busy:
             self.busy = True
-            self.bus.submit(self, self.inbox.popleft(), self._answer)  # type: ignore[arg-type]
+            self.bus.submit(self, self.inbox.popleft(), self._answer)
 
-    def _answer(self, answer: Answer) -> None:
-        """As ws.py: the answer to the client, then the next command in the next turn."""
-        self.send(OK_TEXT if answer is OK else answer)
+    def _answer(self, answer: Any) -> None:
+        """As ws.py: the answer to the client (its text, or a typed error), then the next
+        command in the next turn."""
+        self.send(answer)
         self.busy = False
         if self.inbox:
             self.loop.call_soon(self._pump)
@@ -179,10 +187,14 @@ async def bench(args: argparse.Namespace, database: str) -> dict[str, Any]:
     await store.migrate()
     names = [f"rc{i:06d}" for i in range(args.tables * SEATS)]
     ids = await store.create_accounts(names, "not-a-hash", STARTING_BALANCE)
-    bus = Bus()
-    room = Worker(config, store, lobby_changed=bus.lobby_changed)
+    # the wiring of pokerroom.bus.local (``pokerroom serve``), with the worker at hand
+    transport = LocalTransport("serve")
+    host, bus = TableHost(transport, PREFIX, "serve"), Router(transport, PREFIX, "serve")
+    bus.start()
+    room = Worker(config, store, "serve", host)
     await room.start()
-    bus.serve(room.runners.values())
+    host.publish_lobby()
+    host.start()
     _note(f"accounts and room ready in {time.perf_counter() - began:.1f} s")
     counters = Counters()
     rng = random.Random(args.seed)
@@ -225,6 +237,9 @@ async def bench(args: argparse.Namespace, database: str) -> dict[str, Any]:
     finally:
         stopping = time.perf_counter()
         await room.stop()
+        await host.stop()
+        await bus.stop()
+        await transport.close()
         await store.close()
         _note(f"stopped in {time.perf_counter() - stopping:.1f} s")
     cpu = t1 - t0
@@ -248,6 +263,9 @@ async def bench(args: argparse.Namespace, database: str) -> dict[str, Any]:
     }
 
 
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -255,12 +273,18 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
     ap.add_argument("--db", default=None, help="a database URL (default: a temporary SQLite file)")
     ap.add_argument("--schema", default=None, help="PostgreSQL: a schema of its own (default: a fresh one)")
+    ap.add_argument("--both", nargs="?", const=PG_URL, default=None, metavar="PG_URL",
+                    help="SQLite and PostgreSQL (this URL, default %(const)s; a fresh schema each run, "
+                    "dropped after), --runs each, taking turns: their medians and the ratio")
+    ap.add_argument("--runs", type=int, default=3, help="with --both: runs of each database")
     ap.add_argument("--profile", default=None, metavar="FILE", help="write a cProfile of the window")
     ap.add_argument("--seed", type=int, default=1, help="the players' choices (the deals are secure)")
     ap.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop",
                     help="the event loop (uvloop, as uvicorn takes when installed)")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = ap.parse_args()
+    if args.both is not None:
+        return both(args)
     gc.set_threshold(100_000, 50, 1000)  # as `pokerroom serve` (cli.tune_gc)
     loop_factory = None
     if args.loop == "uvloop":
@@ -285,14 +309,56 @@ def main() -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        r = result
-        print(
-            f"{r['tables']} tables, {r['seconds']} s ({r['loop']}): {r['actions_per_s']} actions/s, "
-            f"{r['hands_per_s']} hands/s, {r['cores']} cores; CPU per action {r['cpu_ms_per_action']:.3f} ms "
-            f"(room {r['room_ms_per_action']:.3f}, fake players {r['client_ms_per_action']:.3f}); "
-            f"{r['messages_per_action']} messages and {r['bytes_per_action']:.0f} bytes per action; "
-            f"commands {r['commands']}" + (f"; errors {r['errors']}" if r["errors"] else "")
-        )
+        print(_line(result))
+    return 0
+
+
+def _line(r: dict[str, Any]) -> str:
+    return (
+        f"{r['tables']} tables, {r['seconds']} s ({r['loop']}): {r['actions_per_s']} actions/s, "
+        f"{r['hands_per_s']} hands/s, {r['cores']} cores; CPU per action {r['cpu_ms_per_action']:.3f} ms "
+        f"(room {r['room_ms_per_action']:.3f}, fake players {r['client_ms_per_action']:.3f}); "
+        f"{r['messages_per_action']} messages and {r['bytes_per_action']:.0f} bytes per action; "
+        f"commands {r['commands']}" + (f"; errors {r['errors']}" if r["errors"] else "")
+    )
+
+
+def both(args: argparse.Namespace) -> int:
+    """SQLite and PostgreSQL in turns, each run a process of its own (as ``pokerroom serve``
+    is, nothing warmed by the run before): the medians of the room's CPU per action and
+    their ratio."""
+    common = ["--tables", str(args.tables), "--seconds", str(args.seconds), "--warmup", str(args.warmup),
+              "--seed", str(args.seed), "--loop", args.loop, "--json"]
+    databases = {"sqlite": [], "postgresql": ["--db", args.both]}
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in databases}
+    for run in range(args.runs):
+        for name, extra in databases.items():
+            done = subprocess.run([sys.executable, __file__, *common, *extra], stdout=subprocess.PIPE,
+                                  text=True, check=True)
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            results[name].append(result)
+            _note(f"{name} run {run + 1}: {_line(result)}")
+    medians = {name: statistics.median(r["room_ms_per_action"] for r in rs) for name, rs in results.items()}
+    summary = {
+        "runs": args.runs,
+        "room_ms_per_action": {name: [r["room_ms_per_action"] for r in rs] for name, rs in results.items()},
+        "median_room_ms_per_action": medians,
+        "median_cpu_ms_per_action": {
+            name: statistics.median(r["cpu_ms_per_action"] for r in rs) for name, rs in results.items()
+        },
+        "median_actions_per_s": {
+            name: statistics.median(r["actions_per_s"] for r in rs) for name, rs in results.items()
+        },
+        "ratio_pg_sqlite": round(medians["postgresql"] / medians["sqlite"], 3),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for name, rs in results.items():
+            each = ", ".join(f"{r['room_ms_per_action']:.3f}" for r in rs)
+            rate = summary["median_actions_per_s"][name]
+            print(f"{name}: room CPU per action {each} ms, median {medians[name]:.3f} ms ({rate} actions/s)")
+        print(f"PostgreSQL / SQLite: {summary['ratio_pg_sqlite']:.2f}")
     return 0
 
 

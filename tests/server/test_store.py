@@ -8,11 +8,11 @@ import asyncio
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, text
 from sqlalchemy.exc import IntegrityError
 
 from pokerroom import passwords
-from pokerroom.store import Store, StoreError, balance_book, table_book
+from pokerroom.store import Fence, Store, StoreError, balance_book, new_txn, table_book
 from pokerroom.store.schema import hand_players, hands, ledger
 from tests.server.helpers import Database, audit, rows, seat_rows, with_store
 
@@ -333,5 +333,78 @@ def test_hands_of_many_tables_share_commits_and_a_bad_write_fails_alone(database
         assert (await store.hand(int(outcome[1])) or {})["status"] == "playing"
         assert await store.totals() == {"balances": 4_800, "seats": 1_200, "granted": 6_000, "ledger_sum": 0}
         assert {s[3] for s in await seat_rows(store)} == {205, 195}
+
+    with_store(database, body)
+
+
+def test_a_stale_epoch_is_fenced_and_writes_nothing_while_the_new_owners_land(database: Database) -> None:
+    """Issue 18: a table claimed by another worker (its epoch raised) refuses its old owner's
+    chip writes in their own transaction: a hand, a top-up, a cash-out, a hand's end, each
+    'fenced' with nothing written, also when they share the journal's batch with writes
+    of the new owner and of another table, which land."""
+
+    async def body(store: Store) -> None:
+        ann, bob, cyd = [await store.create_account(n, "h", 1_000) for n in ("Ann", "Bob", "Cyd")]
+        await store.declare_tables(["A", "B"])
+        old = await store.claim("w1", "A", -1.0)  # expired at once: another may claim it
+        other = await store.claim("w1", "B", 3600)
+        assert old is not None and other is not None
+        fence_old, fence_b = Fence("A", "w1", old.epoch), Fence("B", "w1", other.epoch)
+        assert await store.buy_in("A", 1, ann.id, 300, fence=fence_old) == 700
+        assert await store.buy_in("A", 2, bob.id, 300, fence=fence_old) == 700
+        assert await store.buy_in("B", 1, cyd.id, 300, fence=fence_b) == 700
+        hand = await store.start_hand("A", 1, "NL 1/2", "c" * 64, [(ann.id, 1), (bob.id, 2)], fence=fence_old)
+        new = await store.claim("w2", "A", 3600)
+        assert new is not None and new.epoch == old.epoch + 1 and new.voided == [(hand, 1)]
+        fence_new = Fence("A", "w2", new.epoch)
+        before = (await audit(store), await seat_rows(store), await ledger_count(store))
+        outcome = await asyncio.gather(
+            store.start_hand("A", 2, "NL 1/2", "d" * 64, [(ann.id, 1), (bob.id, 2)], fence=fence_old),
+            store.top_up("A", ann.id, 50, fence=fence_old),
+            store.cash_out("A", bob.id, 300, departed_at=1.0, fence=fence_old),
+            store.finish_hand(hand, "A", [(ann.id, 10, 310), (bob.id, -10, 290)], salt="", deck="",
+                              history="{}", fence=fence_old, number=1),
+            return_exceptions=True,
+        )
+        assert [getattr(e, "code", e) for e in outcome] == ["fenced"] * 4
+        assert (await audit(store), await seat_rows(store), await ledger_count(store)) == before
+        landed = await asyncio.gather(
+            store.start_hand("A", 2, "NL 1/2", "e" * 64, [(ann.id, 1), (bob.id, 2)], fence=fence_new),
+            store.top_up("B", cyd.id, 100, fence=fence_b),
+            store.top_up("A", bob.id, 100, fence=fence_old),  # in the same batch: refused alone
+            return_exceptions=True,
+        )
+        assert isinstance(landed[0], int) and landed[1] == 600
+        assert getattr(landed[2], "code", None) == "fenced"
+        assert await seat_rows(store) == {("A", 1, ann.id, 300), ("A", 2, bob.id, 300), ("B", 1, cyd.id, 400)}
+        statuses = await rows(store, select(hands.c.number, hands.c.status).order_by(hands.c.id))
+        assert [tuple(r) for r in statuses] == [(1, "void"), (2, "playing")]
+
+    with_store(database, body)
+
+
+def test_postgresql_journal_connection_lost_is_made_again(database: Database) -> None:
+    """PostgreSQL's raw path keeps one connection for the journal: when it dies (a server
+    restart, a proxy cut), the batch on it fails before any statement, so the journal
+    writes its ops again one at a time, on a new connection: written once."""
+    if not database[0].startswith("postgresql"):
+        pytest.skip("PostgreSQL's journal connection")
+
+    async def pid(store: Store) -> int:
+        assert store._pg_conn is not None
+        return int((await store._pg_conn.get_raw_connection()).driver_connection.get_server_pid())
+
+    async def body(store: Store) -> None:
+        ann = await store.create_account("Ann", "h", 1_000)
+        assert await store.buy_in("T", 1, ann.id, 300) == 700
+        first = await pid(store)
+        async with store.engine.connect() as conn:
+            assert await conn.scalar(text(f"SELECT pg_terminate_backend({first})")) is True
+        txn = new_txn()
+        assert await store.top_up("T", ann.id, 100, txn=txn) == 600
+        assert await pid(store) != first
+        assert await store.top_up("T", ann.id, 100, txn=txn, again=True) == 600  # found: not again
+        assert await seat_rows(store) == {("T", 1, ann.id, 400)}
+        assert (await audit(store))["balances"] == 600
 
     with_store(database, body)

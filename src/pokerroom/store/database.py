@@ -66,6 +66,11 @@ class Database:
         # SQLite: the hot writes (hands, buy-ins, top-ups, cash-outs) run as one function
         # in aiosqlite's thread (_run_sqlite, journal_sqlite.py), not statement by statement
         self._sqlite_direct = self.sqlite
+        # PostgreSQL: they run as a few statements on the asyncpg connection itself
+        # (_writing_pg, journal_pg.py), on a connection kept for them
+        self._pg_direct = not self.sqlite
+        self._pg_conn: AsyncConnection | None = None
+        self._pg_lock = asyncio.Lock()
         self.schema = schema
         self.faults = Faults.from_environment()  # injected failures, for fault tests (faults.py)
         if self.sqlite and parsed.database and parsed.database != ":memory:":
@@ -78,6 +83,13 @@ class Database:
                 raise StoreError("bad_database", f"bad schema name {schema!r}")
             connect_args["server_settings"]["search_path"] = schema
         self.engine: AsyncEngine = create_async_engine(self.url, connect_args=connect_args)
+        if not self.sqlite:
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _adapter(dbapi_connection: Any, _record: Any) -> None:
+                if not _pg_reachable(dbapi_connection):
+                    self._pg_direct = False  # pragma: no cover (another SQLAlchemy)
+
         if self.sqlite:
             self._write_lock = asyncio.Lock()
 
@@ -137,11 +149,61 @@ class Database:
             if fault == "after":
                 faults.fail(fault)  # type: ignore[union-attr]
 
+    @property
+    def _direct(self) -> bool:
+        """Whether the hot writes take a raw path (SQLite's or PostgreSQL's): the journal's
+        batches then carry the buy-ins, top-ups and cash-outs too."""
+        return self._sqlite_direct or self._pg_direct
+
+    @contextlib.asynccontextmanager
+    async def _writing_pg(self) -> AsyncIterator[Any]:
+        """A write transaction on PostgreSQL's raw path, for the journal's writer (one
+        batch at a time): SQLAlchemy's transaction on a connection kept from its pool (no
+        checkout per transaction), begun at once on the asyncpg connection under it, which
+        it yields: statements run on that one directly (journal_pg.py), and SQLAlchemy
+        commits or rolls back as for its own (its "commit" events fire as on the other
+        paths).
+        It goes through its asyncpg adapter's ``_start_transaction`` (what its cursors
+        call before a first statement) and ``_connection``; if the adapter stops having
+        them, the store keeps to SQLAlchemy's statements (``_pg_reachable``). Injected
+        faults strike as in ``_writing``."""
+        faults = self.faults
+        fault = faults.draw() if faults is not None else None  # injected: for fault tests only
+        async with self._pg_lock:
+            kept = self._pg_conn
+            if kept is None or kept.closed or kept.invalidated:
+                kept = self._pg_conn = await self.engine.connect()
+            driver: Any = None
+            try:
+                async with kept.begin():
+                    adapter: Any = (await kept.get_raw_connection()).dbapi_connection
+                    driver = adapter._connection
+                    if adapter._transaction is None:
+                        await adapter._start_transaction()
+                    yield driver
+                    if fault == "before":
+                        faults.fail(fault)  # type: ignore[union-attr]
+            except BaseException as e:
+                # kept only after a refusal or an error of the server's, the transaction
+                # rolled back; anything else (the connection lost, a cancellation in the
+                # middle of a statement) may have left it unusable: a new one next time
+                if not (isinstance(e, StoreError | exc.DBAPIError) and driver is not None
+                        and not driver.is_closed() and not driver.is_in_transaction()
+                        and not kept.invalidated and not kept.in_transaction()):
+                    self._pg_conn = None
+                    with contextlib.suppress(Exception):
+                        await kept.invalidate()
+                raise
+        if fault == "after":
+            faults.fail(fault)  # type: ignore[union-attr]
+
     async def close(self) -> None:
-        if self._write_conn is not None:
-            conn, self._write_conn = self._write_conn, None
-            with contextlib.suppress(Exception):
-                await conn.close()
+        for attribute in ("_write_conn", "_pg_conn"):
+            conn = getattr(self, attribute)
+            if conn is not None:
+                setattr(self, attribute, None)
+                with contextlib.suppress(Exception):
+                    await conn.close()
         await self.engine.dispose()
 
     async def _run_sqlite(self, conn: AsyncConnection, fn: Callable[[sqlite3.Connection], _T]) -> _T:
@@ -165,6 +227,18 @@ def _sqlite_reachable(driver: Any) -> bool:
     function run in its thread, once it checked the connection is open) and ``_conn``."""
     try:
         return callable(getattr(driver, "_execute", None)) and isinstance(driver._conn, sqlite3.Connection)
+    except Exception:  # pragma: no cover
+        return False
+
+
+def _pg_reachable(adapter: Any) -> bool:
+    """Whether SQLAlchemy's asyncpg adapter has what _writing_pg uses: ``_transaction``,
+    ``_start_transaction`` and the asyncpg connection as ``_connection``."""
+    try:
+        import asyncpg  # type: ignore[import-untyped]
+
+        return (callable(getattr(adapter, "_start_transaction", None)) and hasattr(adapter, "_transaction")
+                and isinstance(adapter._connection, asyncpg.Connection))
     except Exception:  # pragma: no cover
         return False
 

@@ -2,10 +2,10 @@
 what the room's rules remember of them across tables and restarts (protection uses, D7;
 departures, D13; cards shown after a hand, D12), with the reads of hands.
 
-Two write paths, the same rows: SQLAlchemy's statements (``write`` here; PostgreSQL, and
-SQLite when its raw path is off) and SQLite's raw one (journal_sqlite.py), which also
-carries the buy-ins, top-ups and cash-outs (money.py) so that they share the journal's
-transactions.
+Three write paths, the same rows: SQLAlchemy's statements (``write`` here, when a raw
+path is off), SQLite's raw one (journal_sqlite.py) and PostgreSQL's (journal_pg.py); the
+raw paths also carry the buy-ins, top-ups and cash-outs (money.py), so that they share the
+journal's transactions.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.histories import full_history
 from pokerroom.store.database import Database, StoreError
+from pokerroom.store.journal_pg import apply_pg
 from pokerroom.store.journal_sqlite import apply_sqlite
 from pokerroom.store.ledger import INSERT_LEDGER, ledger_rows, table_book
 from pokerroom.store.ops import (
@@ -113,12 +114,13 @@ class Journal(Database):
     # ------------------------------------------------------------------ the journal
 
     async def _journal(self, op: Op) -> Any:
-        """Queue a hand write (on SQLite, a buy-in, top-up or cash-out too) and wait until
-        it is committed. One writer task commits what is queued in one transaction of a
-        few multi-row statements: at hundreds of hands a second, hands of many tables share
-        a commit, so the cost per hand falls as the room gets busier (a statement costs the
-        event loop ~0.5 ms however few rows it has; on SQLite the batch is one trip to its
-        thread, _run_sqlite, and a move refused is undone alone, under a savepoint)."""
+        """Queue a hand write (on a raw path, a buy-in, top-up or cash-out too) and wait
+        until it is committed. One writer task commits what is queued in one transaction of
+        a few multi-row statements: at hundreds of hands a second, hands of many tables
+        share a commit, so the cost per hand falls as the room gets busier (a SQLAlchemy
+        statement costs the event loop ~0.3 ms however few rows it has; on SQLite the batch
+        is one trip to its thread, _run_sqlite; on PostgreSQL a few asyncpg statements of
+        arrays, journal_pg.py; a move refused is undone alone, under a savepoint)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Any] = loop.create_future()
         self._queued.append((op, done))
@@ -140,8 +142,8 @@ class Journal(Database):
     async def _write_batch(self, batch: list[tuple[Op, asyncio.Future[Any]]]) -> None:
         applied = False  # every statement ran: a failure now is in the commit itself
         try:
-            async with self._writing() as conn:
-                results = await self._apply(conn, [op for op, _ in batch])
+            async with self._batch() as apply:
+                results = await apply([op for op, _ in batch])
                 applied = True
         except Exception as e:
             if applied:  # the commit may have happened: retrying could write twice
@@ -152,8 +154,8 @@ class Journal(Database):
             # rolled back: one at a time, so that a bad write fails alone
             for op, done in batch:
                 try:
-                    async with self._writing() as conn:
-                        (result,) = await self._apply(conn, [op])
+                    async with self._batch() as apply:
+                        (result,) = await apply([op])
                 except Exception as e:
                     if not done.done():
                         done.set_exception(e)
@@ -163,14 +165,24 @@ class Journal(Database):
             for (_, done), result in zip(batch, results, strict=True):
                 answer(done, result)
 
+    @contextlib.asynccontextmanager
+    async def _batch(self) -> AsyncIterator[Callable[[Sequence[Op]], Awaitable[list[Any]]]]:
+        """A write transaction of the journal, committed on leaving: what it yields writes
+        ops in it (those not committed already: asked ``again`` and found), on this
+        database's path, and gives each op's result."""
+        if self._pg_direct:
+            async with self._writing_pg() as db:
+                yield partial(apply_pg, db=db)
+            return
+        async with self._writing() as conn:
+            yield partial(self._apply, conn)
+
     async def _apply(self, conn: AsyncConnection, ops: Sequence[Op]) -> list[Any]:
-        """The batch's ops not committed already (those asked ``again`` and found) written,
-        on either path; each op's result."""
         if self._sqlite_direct:
             return await self._run_sqlite(conn, partial(apply_sqlite, ops))
         done, todo = await settle_on(conn, ops)
         await check_fences_on(conn, todo)
-        written = await write(conn, todo)  # type: ignore[arg-type]  # no Move but on SQLite
+        written = await write(conn, todo)  # type: ignore[arg-type]  # no Move but on a raw path
         return merge(len(ops), done, written) if done else written
 
     # ------------------------------------------------------------------ the rules' memory

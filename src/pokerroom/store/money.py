@@ -2,9 +2,9 @@
 from a balance to a seat (buy-in, top-up) and back (cash-out, and every seat at start-up),
 each one ledger transaction written with the balances and seats it changes (ledger.py).
 
-On SQLite, buy-ins, top-ups and cash-outs ride the hand journal's batches in its raw path
-(journal_sqlite.py); elsewhere they are a transaction each, of SQLAlchemy statements that
-write the same rows. Asked ``again``, either way asks ``ops.settled`` first.
+Buy-ins, top-ups and cash-outs ride the hand journal's batches on its raw paths
+(journal_sqlite.py, journal_pg.py); with those off, they are a transaction each, of
+SQLAlchemy statements that write the same rows. Asked ``again``, either way asks ``ops.settled`` first.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Money(Journal):
         """Move ``amount`` from the balance to a seat; returns the balance left."""
         direct = (SQL_INSERT_SEAT, (table, seat, account_id, amount))
         op = move("buy_in", table, account_id, amount, direct, txn=txn, again=again, fence=fence)
-        if self._sqlite_direct:
+        if self._direct:
             return await self._journal(op)  # type: ignore[no-any-return]
         row = {"table_name": table, "seat": seat, "account_id": account_id, "stack": amount}
         return await self._to_table(op, _INSERT_SEAT, row)
@@ -97,7 +97,7 @@ class Money(Journal):
         """Move ``amount`` from the balance to the player's seat; returns the balance left."""
         direct = (SQL_ADD_TO_SEAT, (amount, table, account_id))
         op = move("top_up", table, account_id, amount, direct, txn=txn, again=again, fence=fence)
-        if self._sqlite_direct:
+        if self._direct:
             return await self._journal(op)  # type: ignore[no-any-return]
         change = {"b_table": table, "b_account": account_id, "b_amount": amount}
         return await self._to_table(op, _ADD_TO_SEAT, change)
@@ -134,7 +134,7 @@ class Money(Journal):
         with ``departed_at``, his departure (D13) in the same transaction. Asked ``again``,
         a seat already freed means the first try was committed."""
         op = _cash_out_move(kind, table, account_id, stack, departed_at, again, fence)
-        if self._sqlite_direct:
+        if self._direct:
             await self._journal(op)
             return
         async with self._writing() as conn:

@@ -1,19 +1,20 @@
-"""The writes the journal queues (a hand's start, a hand's end and, on SQLite, chips between
-a balance and a seat), and the one check of whether such a write, asked again, was
+"""The writes the journal queues (a hand's start, a hand's end and, on its raw paths, chips
+between a balance and a seat), and the one check of whether such a write, asked again, was
 committed already.
 
 A money write whose outcome is unknown (its transaction failed, perhaps after the commit)
 is asked again with ``again=True`` and the same key (a buy-in's or top-up's ``txn``, a
 hand's commitment or id, a cash-out's seat): if the first try was committed, ``settled``
 finds it and nothing is written, so a table that retries until the database answers never
-moves a chip twice (TableRunner._write). Both write paths (the SQLAlchemy one and SQLite's
-raw one, journal_sqlite.py) and the money moves outside the journal ask ``settled``.
+moves a chip twice (TableRunner._write). Every write path (the SQLAlchemy one, SQLite's raw
+one, journal_sqlite.py, PostgreSQL's, journal_pg.py) and the money moves outside the
+journal ask ``settled`` (``settled_steps``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,14 +65,15 @@ class HandFinish:
     memory: str | None = None  # what the table remembers after it (JSON, table/memory.py)
 
 
-Statement = tuple[str, tuple[Any, ...]]  # raw SQLite SQL and its parameters
+Statement = tuple[str, tuple[Any, ...]]  # raw SQL ("?" parameters) and its parameters
 
 
 @dataclass
 class Move:
     """Chips between a balance and a seat: ``amount`` taken from the balance to the seat
     (buy_in, top_up) or, ``back``, from the seat to the balance (cash_out); ``seat`` the
-    raw SQL and parameters that change the seat's row (SQLite's journal)."""
+    raw SQL and parameters that change the seat's row (the raw paths: SQLite's, and
+    PostgreSQL's with its ``?`` numbered)."""
 
     kind: str
     table: str
@@ -148,22 +150,39 @@ PENDING: Any = object()  # not committed yet: write it
 First = Callable[[str, dict[str, Any]], Sequence[Any] | None]  # a query's first row, or None
 
 
+Query = tuple[str, dict[str, Any]]  # SQL with named parameters, and their values
+Steps = Generator[Query, Sequence[Any] | None, Any]  # queries out, their first rows in, the answer
+
+
 def settled(op: Op, first: First) -> Any:
     """What ``op`` answers if its first try was committed (a hand's id, a buy-in's or
     top-up's balance left, None for the others), else ``PENDING``. ``first`` runs a query
     on the write's own transaction: sqlite3's cursor in SQLite's thread, SQLAlchemy's
-    connection elsewhere (``settle_on``)."""
+    connection elsewhere (``settle_on``). The queries are ``settled_steps``'."""
+    steps = settled_steps(op)
+    try:
+        query = next(steps)
+        while True:
+            query = steps.send(first(*query))
+    except StopIteration as answered:
+        return answered.value
+
+
+def settled_steps(op: Op) -> Steps:
+    """``settled`` as the queries it asks, one at a time (each gets its first row, or None,
+    back), returning the answer: the one check for every driver, sync (``settled``) or
+    async (the raw PostgreSQL path, journal_pg.py)."""
     if isinstance(op, HandStart):
-        row = first(_DONE_START, {"table": op.table, "number": op.number, "commitment": op.commitment})
+        row = yield _DONE_START, {"table": op.table, "number": op.number, "commitment": op.commitment}
         return PENDING if row is None else int(row[0])
     if isinstance(op, HandFinish):
-        return PENDING if first(_DONE_FINISH, {"hand_id": op.hand_id}) is None else None
+        return PENDING if (yield _DONE_FINISH, {"hand_id": op.hand_id}) is None else None
     if op.back:
-        held = first(_SEAT_HELD, {"table": op.table, "account_id": op.account_id})
+        held = yield _SEAT_HELD, {"table": op.table, "account_id": op.account_id}
         return PENDING if held is not None else None
-    if first(_DONE_MOVE, {"txn": op.txn}) is None:
+    if (yield _DONE_MOVE, {"txn": op.txn}) is None:
         return PENDING
-    balance = first(_BALANCE, {"account_id": op.account_id})
+    balance = yield _BALANCE, {"account_id": op.account_id}
     return int(balance[0] or 0) if balance is not None else 0
 
 
@@ -208,19 +227,40 @@ _FENCE_HAND = ("UPDATE table_leases SET last_hand = :number, memory = :memory WH
 Execute = Callable[[str, dict[str, Any]], int]  # a statement run: the rows it changed
 
 
-def fences(ops: Sequence[Op]) -> list[tuple[str, dict[str, Any]]]:
-    """The fence statements of ``ops``: one per table (its last hand's, if one ends)."""
-    out: dict[str, tuple[str, dict[str, Any]]] = {}
+# (table, owner, epoch, whether a hand ends, its number, the table's memory after it)
+FenceRow = tuple[str, str, int, bool, int | None, str | None]
+
+
+def fenced_tables(ops: Sequence[Op]) -> list[FenceRow]:
+    """The fences of ``ops``: one per table and lease (its last hand's end, if one ends).
+    Per lease, not per table: writes of a table under two epochs can share a batch (an
+    old owner's retried write after its worker claimed the table again), and the old
+    one's must be checked too."""
+    out: dict[tuple[str, str, int], FenceRow] = {}
     for op in ops:
         fence = op.fence
         if fence is None:
             continue
-        values = {"table": fence.table, "owner": fence.owner, "epoch": fence.epoch}
+        key = (fence.table, fence.owner, fence.epoch)
         if isinstance(op, HandFinish):
-            out[fence.table] = (_FENCE_HAND, values | {"number": op.number, "memory": op.memory})
-        elif fence.table not in out:
-            out[fence.table] = (_FENCE, values)
+            out[key] = (fence.table, fence.owner, fence.epoch, True, op.number, op.memory)
+        elif key not in out:
+            out[key] = (fence.table, fence.owner, fence.epoch, False, None, None)
     return list(out.values())
+
+
+def fences(ops: Sequence[Op]) -> list[tuple[str, dict[str, Any]]]:
+    """The fence statements of ``ops``: one per table and lease (its last hand's, if one ends)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for table, owner, epoch, hand, number, memory in fenced_tables(ops):
+        values: dict[str, Any] = {"table": table, "owner": owner, "epoch": epoch}
+        out.append((_FENCE_HAND, values | {"number": number, "memory": memory}) if hand else (_FENCE, values))
+    return out
+
+
+def fence_refused(table: str, epoch: int) -> StoreError:
+    return StoreError("fenced", f"table {table!r} is no longer this worker's (epoch {epoch}): "
+                      "the write was refused")
 
 
 def check_fences(ops: Sequence[Op], execute: Execute) -> None:
@@ -228,8 +268,7 @@ def check_fences(ops: Sequence[Op], execute: Execute) -> None:
     lease is no longer the writer's (another worker claimed it: this write must not land)."""
     for sql, values in fences(ops):
         if execute(sql, values) != 1:
-            raise StoreError("fenced", f"table {values['table']!r} is no longer this worker's "
-                             f"(epoch {values['epoch']}): the write was refused")
+            raise fence_refused(values["table"], values["epoch"])
 
 
 async def check_fences_on(conn: AsyncConnection, ops: Sequence[Op]) -> None:
