@@ -12,7 +12,7 @@ down after the memory was written comes in as a newcomer: he owes the big blind)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import fields
 from typing import Any
 
 from pokerroom.table.positions import Positions
@@ -20,6 +20,7 @@ from pokerroom.table.seating import ACTIVE, ENTERING, SITTING_OUT, Options, Seat
 from pokerroom.table.state import TableState
 
 _STATES = (ACTIVE, ENTERING, SITTING_OUT)
+_OPTIONS = tuple(f.name for f in fields(Options))
 
 
 def remember(table: TableState) -> dict[str, Any]:
@@ -35,7 +36,8 @@ def remember(table: TableState) -> dict[str, Any]:
             str(s): {
                 "player": seat.player, "state": seat.state, "owe_big": seat.owe_big,
                 "owe_small": seat.owe_small, "timeouts": seat.timeouts, "missed_orbits": seat.missed_orbits,
-                "time_bank": seat.time_bank, "hands": seat.hands, "options": asdict(seat.options),
+                "time_bank": seat.time_bank, "hands": seat.hands,
+                "options": {n: getattr(seat.options, n) for n in _OPTIONS},
             }
             for s, seat in table.seats.items()
         },
