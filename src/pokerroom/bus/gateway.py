@@ -116,15 +116,20 @@ class Router:
         self._rows: dict[str, p.LobbyRow] = {}
         self._lobby: set[Client] = set()
         self._lobby_dirty = asyncio.Event()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_sub: Subscription | None = None
 
     # ------------------------------------------------------------------ commands
 
     def submit(self, client: Client, command: p.TableCommand, reply: Reply) -> None:
-        """Send ``command`` to its table; ``reply`` gets the answer once the table handled it."""
-        self._spawn(self._submit(self._conn(client), command, reply))
+        """Send ``command`` to its table; ``reply`` gets the answer once the table handled it
+        (in one process, in the same turn of the event loop as the table's reply)."""
+        conn = self._conn(client)
+        if isinstance(command, p.Subscribe | p.Sit):  # listen before asking: no batch falls between
+            self._listen(command.table, conn)
+            if command.table not in conn.tables:
+                self._hold(command.table, conn)
+        self._send(conn, command, reply, 0, False)
 
     def _conn(self, client: Client) -> _Conn:
         conn = self._conns.get(client)
@@ -132,51 +137,49 @@ class Router:
             conn = self._conns[client] = _Conn(client, next(self._numbers))
         return conn
 
-    async def _submit(self, conn: _Conn, command: p.TableCommand, reply: Reply, resync: bool = False) -> None:
-        name = command.table
+    def _hold(self, name: str, conn: _Conn) -> None:
+        """Keep the table's batches for ``conn`` until its command's answer (_answered)."""
+        conn.pending.setdefault(name, [])
+        self._tables[name].pending[conn.number] = conn
+
+    def _send(self, conn: _Conn, command: p.TableCommand, reply: Reply, attempt: int, resync: bool) -> None:
+        """One try of ``command`` at its table; a table between owners is tried again with
+        backoff (``RETRY``), the client told once that it is moving."""
         client = conn.client
-        if isinstance(command, p.Subscribe | p.Sit):  # listen before asking: no batch falls between
-            self._listen(name, conn)
-            if name not in conn.tables or resync:
-                conn.pending.setdefault(name, [])
-                self._tables[name].pending[conn.number] = conn
-            await self.transport.ready()
-        caller = Caller(self.name, conn.number, client.player, client.account_id)
-        request = Request(caller, command)
-        subject = command_subject(self.prefix, name)
-        response: Response | None = None
-        told = False
-        for delay in (*RETRY, None):
-            try:
-                response = await self.transport.request(subject, request, REQUEST_TIMEOUT)
-                if _MOVING not in response.answer:
-                    break
-                response = None  # the worker is giving the table up: its next owner is asked
-            except NoResponders:
-                if name not in self._rows:
-                    self._abandon(name, conn)
-                    reply(p.Error(code="unknown_table", message=f"no table named {name!r}", id=command.id))
-                    return
-            except BusTimeout:
+        request = Request(Caller(self.name, conn.number, client.player, client.account_id), command)
+
+        def answered(response: Response) -> None:
+            if _MOVING in response.answer:  # the worker is giving the table up: its next owner is asked
+                self._again(conn, command, reply, attempt, resync)
+                return
+            self._answered(command.table, conn, response)
+            reply(response.answer)
+
+        def failed(error: Exception) -> None:
+            name = command.table
+            if isinstance(error, NoResponders) and name not in self._rows:
+                self._abandon(name, conn)
+                reply(p.Error(code="unknown_table", message=f"no table named {name!r}", id=command.id))
+            elif isinstance(error, BusTimeout):
                 self._abandon(name, conn)
                 reply(p.Error(code="table_unavailable", message="the table did not answer in time",
                               id=command.id))
-                return
-            except BusDown:
-                pass
-            if delay is None:
-                break
-            if not told and not resync:
-                told = True
-                client.send(p.TableMoving(table=name, retry_for=sum(RETRY)))
-            await asyncio.sleep(delay)
-        if response is None:
-            self._abandon(name, conn)
+            else:  # nobody serves it now, or the bus is away: again, a little later
+                self._again(conn, command, reply, attempt, resync)
+
+        self.transport.call(command_subject(self.prefix, command.table), request, answered, failed,
+                            REQUEST_TIMEOUT)
+
+    def _again(self, conn: _Conn, command: p.TableCommand, reply: Reply, attempt: int, resync: bool) -> None:
+        if attempt >= len(RETRY):
+            self._abandon(command.table, conn)
             reply(p.Error(code="table_unavailable", message="no server took the table over in time: "
                           "try again later", id=command.id))
             return
-        self._answered(name, conn, response)
-        reply(response.answer)
+        if attempt == 0 and not resync:
+            conn.client.send(p.TableMoving(table=command.table, retry_for=sum(RETRY)))
+        asyncio.get_running_loop().call_later(RETRY[attempt], self._send, conn, command, reply, attempt + 1,
+                                              resync)
 
     def _abandon(self, name: str, conn: _Conn) -> None:
         """The command got no answer from the table: stop what it started listening to (a
@@ -391,7 +394,8 @@ class Router:
         for conn in list(table.watchers.values()):
             del table.watchers[conn.number]
             command = p.Subscribe(type="subscribe", table=name, snapshots=conn.tables.get(name, False))
-            self._spawn(self._submit(conn, command, _ignore, resync=True))
+            self._hold(name, conn)
+            self._send(conn, command, _ignore, 0, True)
 
     # ------------------------------------------------------------------ the lobby
 
@@ -429,8 +433,6 @@ class Router:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for t in list(self._tasks):
-            t.cancel()
 
     async def _lobby_loop(self) -> None:
         alive_at = 0.0
@@ -449,10 +451,6 @@ class Router:
                     client.send(text)
             await asyncio.sleep(LOBBY_EVERY)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
 
 def _ignore(answer: Any) -> None:

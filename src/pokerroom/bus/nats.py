@@ -23,7 +23,16 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 from pokerroom.bus.messages import decode, encode
-from pokerroom.bus.transport import BusDown, BusTimeout, Handler, NoResponders, Server, Subscription
+from pokerroom.bus.transport import (
+    Answer,
+    BusDown,
+    BusTimeout,
+    Failed,
+    Handler,
+    NoResponders,
+    Server,
+    Subscription,
+)
 
 log = logging.getLogger("pokerroom.bus")
 
@@ -85,6 +94,18 @@ class NatsTransport:
             except Exception as e:  # closed, or the buffer full while disconnected: dropped
                 log.warning("NATS: a message on %s was dropped (%s)", subject, e)
 
+    def call(self, subject: str, message: Any, answered: Answer, failed: Failed, timeout: float) -> None:
+        async def ask() -> None:
+            await self.ready()  # the subscriptions asked for before it are in place first
+            try:
+                reply = await self.request(subject, message, timeout)
+            except (NoResponders, BusTimeout, BusDown) as e:
+                failed(e)
+                return
+            answered(reply)
+
+        self._spawn(ask())
+
     async def request(self, subject: str, message: Any, timeout: float) -> Any:
         try:
             reply = await self.client.request(subject, encode(message), timeout=timeout)
@@ -120,20 +141,18 @@ class NatsTransport:
             except Exception:
                 log.warning("NATS: a request on %s could not be read", msg.subject)
                 return
-            # each request in its own task: a table answers after its queue, and a slow one
-            # must not hold up the others sharing this subscription's reader
-            self._spawn(self._answer(msg, handler, message))
+            reply = msg.reply
+
+            def answer(response: Any) -> None:  # queued after what its handling published
+                if reply:
+                    self._queue(reply, encode(response))
+
+            try:
+                handler(message, answer)
+            except Exception:
+                log.exception("a request on %s failed", msg.subject)
 
         return self._subscribe(subject, on_request)
-
-    async def _answer(self, msg: Msg, handler: Server, message: Any) -> None:
-        try:
-            answer = await handler(message)
-        except Exception:
-            log.exception("a request on %s failed", msg.subject)
-            return
-        if answer is not None and msg.reply:
-            self._queue(msg.reply, encode(answer))
 
     def _subscribe(self, subject: str, callback: Any) -> Subscription:
         handle = _NatsSub(self, subject)

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -92,8 +92,8 @@ class TableHost:
         self.runners[name] = runner
         transport, prefix = self.transport, self.prefix
 
-        async def on_request(request: Request) -> Response:
-            return await self._request(runner, request)
+        def on_request(request: Request, answer: Callable[[Response], None]) -> None:
+            self._request(runner, request, answer)
 
         def on_gone(message: Unwatch) -> None:
             runner.unwatch((message.gateway, message.conn))
@@ -110,16 +110,10 @@ class TableHost:
         for sub in self._subs.pop(name, ()):
             sub.unsubscribe()
 
-    async def _request(self, runner: TableRunner, request: Request) -> Response:
+    def _request(self, runner: TableRunner, request: Request, answer: Callable[[Response], None]) -> None:
         if request.ask == "buy_in":
-            account = request.caller.account_id
-            if account is None:
-                return Response(p.Error(code="login_required", message="log in first").model_dump_json())
-            allowed = await runner.buy_in(account, request.at or time.time())
-            left = allowed.rathole
-            rathole = (None if left is None else
-                       {"stack": left.stack, "left_at": left.at, "until": allowed.until})
-            return Response(OK_TEXT, data={"min": allowed.low, "max": allowed.high, "rathole": rathole})
+            asyncio.get_running_loop().create_task(self._buy_in(runner, request, answer))
+            return
         command = request.command
         if isinstance(command, str):
             try:
@@ -127,20 +121,30 @@ class TableHost:
             except ValidationError:
                 command = None
         if not isinstance(command, p.TableCommand):
-            return Response(p.Error(code="bad_message", message="not a table command").model_dump_json())
+            answer(Response(p.Error(code="bad_message", message="not a table command").model_dump_json()))
+            return
         caller = _Caller(request)
-        done: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
 
-        def reply(answer: Any) -> None:  # where the table is now: what the caller was sent covers it
-            if not done.done():
-                text = OK_TEXT if answer is OK else answer.model_dump_json()
-                watcher = runner.watching(caller.key)
-                done.set_result(Response(text, caller.sends, caller.charged, runner.epoch,
-                                         runner.stream.version, watching=watcher is not None,
-                                         views=watcher is not None and watcher.views))
+        def reply(answered: Any) -> None:  # where the table is now: what the caller was sent covers it
+            text = OK_TEXT if answered is OK else answered.model_dump_json()
+            watcher = runner.watching(caller.key)
+            answer(Response(text, caller.sends, caller.charged, runner.epoch, runner.stream.version,
+                            watching=watcher is not None,
+                            views=watcher is not None and watcher.views))
 
         runner.submit(caller, command, reply)
-        return await done
+
+    async def _buy_in(self, runner: TableRunner, request: Request,
+                      answer: Callable[[Response], None]) -> None:
+        account = request.caller.account_id
+        if account is None:
+            answer(Response(p.Error(code="login_required", message="log in first").model_dump_json()))
+            return
+        allowed = await runner.buy_in(account, request.at or time.time())
+        left = allowed.rathole
+        rathole = (None if left is None else
+                   {"stack": left.stack, "left_at": left.at, "until": allowed.until})
+        answer(Response(OK_TEXT, data={"min": allowed.low, "max": allowed.high, "rathole": rathole}))
 
     # ------------------------------------------------------------------ the runners' outlet
 

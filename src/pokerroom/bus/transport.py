@@ -4,21 +4,26 @@ worker's side (tables.py) are written once.
 
 - ``publish(subject, message)``: to every subscriber, in order, nothing waited for;
 - ``subscribe(subject, handler)``: ``handler(message)`` for each message on the subject;
-- ``serve(subject, handler)``: answer requests with ``await handler(message)``;
-- ``request(subject, message, timeout)``: the answer of the subject's server, or
-  ``NoResponders`` at once when nobody serves it, or ``BusTimeout``.
+- ``serve(subject, handler)``: ``handler(message, answer)`` for each request, which calls
+  ``answer(reply)`` at once or later;
+- ``call(subject, message, answered, failed, timeout)``: ``answered(reply)``, or
+  ``failed(error)``: ``NoResponders`` at once when nobody serves the subject, ``BusTimeout``,
+  ``BusDown``; ``request`` is the same awaited.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 log = logging.getLogger("pokerroom.bus")
 
 Handler = Callable[[Any], None]
-Server = Callable[[Any], Awaitable[Any]]
+Answer = Callable[[Any], None]
+Server = Callable[[Any, Answer], None]  # a request and where its answer goes (at once or later)
+Failed = Callable[[Exception], None]
 
 
 class NoResponders(Exception):
@@ -45,6 +50,9 @@ class Transport(Protocol):
     def subscribe(self, subject: str, handler: Handler) -> Subscription: ...
 
     def serve(self, subject: str, handler: Server) -> Subscription: ...
+
+    def call(self, subject: str, message: Any, answered: Answer, failed: Failed, timeout: float) -> None:
+        """A request: ``answered(answer)``, or ``failed(NoResponders | BusTimeout | BusDown)``."""
 
     async def request(self, subject: str, message: Any, timeout: float) -> Any: ...
 
@@ -90,13 +98,19 @@ class LocalTransport:
         self._servers.setdefault(subject, []).append(handler)
         return _LocalSub(self._servers, subject, handler)
 
-    async def request(self, subject: str, message: Any, timeout: float) -> Any:
+    def call(self, subject: str, message: Any, answered: Answer, failed: Failed, timeout: float) -> None:
+        # in one process a table always answers (its task replies to every command it takes,
+        # or its queue is refused when it stops): no timer, no task, no future per request
         servers = self._servers.get(subject)
         if not servers:
-            raise NoResponders(subject)
-        # in one process a table always answers (its task replies to every command it takes,
-        # or its queue is refused when it stops): no timer per request
-        return await servers[-1](message)
+            failed(NoResponders(subject))
+            return
+        servers[-1](message, answered)
+
+    async def request(self, subject: str, message: Any, timeout: float) -> Any:
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.call(subject, message, done.set_result, done.set_exception, timeout)
+        return await done
 
     async def ready(self) -> None:
         pass
