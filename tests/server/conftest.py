@@ -41,6 +41,13 @@ def fresh_database(kind: str, tmp_path: Path) -> Iterator[tuple[str, str | None]
     asyncio.run(_drop_schema(url, schema))
 
 
+@pytest.fixture
+def pg_database(tmp_path: Path) -> Iterator[tuple[str, str | None]]:
+    """A fresh schema of PostgreSQL (POKERROOM_TEST_DATABASE_URL, else this machine's),
+    for the tests of what only PostgreSQL has: it must be reachable (fail, never skip)."""
+    yield from fresh_database("postgresql", tmp_path)
+
+
 # (database, kind of room) for the suites that run against both kinds of room: every
 # database with `pokerroom serve`, and the cluster (issue 18: two workers and a gateway on
 # NATS) on PostgreSQL

@@ -383,12 +383,11 @@ def test_a_stale_epoch_is_fenced_and_writes_nothing_while_the_new_owners_land(da
     with_store(database, body)
 
 
-def test_postgresql_journal_connection_lost_is_made_again(database: Database) -> None:
+def test_postgresql_journal_connection_lost_is_made_again(pg_database: Database) -> None:
     """PostgreSQL's raw path keeps one connection for the journal: when it dies (a server
     restart, a proxy cut), the batch on it fails before any statement, so the journal
     writes its ops again one at a time, on a new connection: written once."""
-    if not database[0].startswith("postgresql"):
-        pytest.skip("PostgreSQL's journal connection")
+    database = pg_database
 
     async def pid(store: Store) -> int:
         assert store._pg_conn is not None
