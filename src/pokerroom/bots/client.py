@@ -142,15 +142,19 @@ class Bot:
                 self.on_connected()
                 self.send(Subscribe(type="subscribe", table=self.table))
                 waiting: list[asyncio.Future[Any]] = [self._finished, *([waiter] if waiter else [])]
-                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-                if self._lost and len(self.urls) > 1 and not (waiter is not None and waiter.done()):
-                    self.reconnects += 1
-                    await self._next_gateway(backoff)
-                    continue
-                if socket.open:
-                    self._write(Leave(type="leave", table=self.table))
-                await socket.aclose(2.0)
-                return
+                moving = False
+                try:
+                    await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                    moving = self._lost and len(self.urls) > 1 and not (waiter is not None and waiter.done())
+                finally:  # done, stopped or cancelled: it leaves and closes (not when it moves on)
+                    if not moving:
+                        if socket.open:
+                            self._write(Leave(type="leave", table=self.table))
+                        await socket.aclose(2.0)
+                if not moving:
+                    return
+                self.reconnects += 1
+                await self._next_gateway(backoff)
         finally:
             if waiter is not None:
                 waiter.cancel()
