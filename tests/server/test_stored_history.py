@@ -22,8 +22,10 @@ from pokerroom.gateway.app import hand_for
 from pokerroom.histories import HistoryError, full_history, restore, snapshot
 from pokerroom.table import PLAYING, Stage, Table, TableConfig
 from pokerroom.table.record import record_hand
+from pokerroom.table.view import turn_player
 from pokerroom.wire import _encode, event_item, event_json, jsonable, record_json, your_turn_text
-from pokerroom.worker.runner import TableRunner, secure_deck
+from pokerroom.worker.deal import secure_deck
+from pokerroom.worker.runner import TableRunner
 from tests.server.helpers.tables import GAMES, decide, played_tables, runner_history
 
 
@@ -159,7 +161,7 @@ def test_your_turn_is_the_models_json(name: str) -> None:
                         opponents_up=[[str(c) for c, up in zip(holes[q], face_up[q], strict=False) if up]
                                       for q in live if q != me],
                     )
-                    assert runner._turn_player() == table.seats[table.actor].player
+                    assert turn_player(runner.table) == table.seats[table.actor].player
                     assert runner._turn_text() == model.model_dump_json()
                     count += 1
                 now += rng.random()

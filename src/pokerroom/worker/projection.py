@@ -8,7 +8,7 @@ The runner (runner.py) decides what happened and commits it; this decides who se
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -20,6 +20,7 @@ from pokerroom.table.view import TurnView, table_view, with_game_info
 from pokerroom.wire import event_item, events_text, jsonable, view_model, your_turn_text
 from pokerroom.worker.eventlog import NOBODY, Entry, EventLog
 from pokerroom.worker.events import ChatLine, Published
+from pokerroom.worker.viewer import PlayerPart
 
 _CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
 _LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
@@ -34,6 +35,54 @@ class Batch:
     own: dict[str, str]  # owner -> his text, where it differs
     turn_started: bool  # a player's clock began: he gets his ``your_turn``
     lobby_changed: bool  # seats or hands changed the table's lobby line
+
+
+@dataclass(slots=True)
+class Watcher:
+    """A connection watching the table: its player, his account, whether it wants a
+    snapshot after each batch."""
+
+    player: str | None
+    account_id: int | None
+    views: bool
+
+
+def parts_of(
+    batch: Batch, table: Table, stream: Stream, watchers: Iterable[Watcher], known: dict[str, int],
+    actor: str | None, actor_account: int | None, turn: Callable[[], str],
+) -> tuple[dict[str, PlayerPart], str | None]:
+    """Who gets what of ``batch``: each player with his own text (his hole cards, ``known``:
+    his account), the seated players who draw views (their snapshot) and ``actor``, whose
+    turn began, if he watches (his your_turn, made by ``turn``) each get their part; the
+    others share the public part, and the observers' snapshot when some want it."""
+    everyone = batch.everyone
+    parts: dict[str, PlayerPart] = {}
+    for player, text in batch.own.items():
+        account = known.get(player)
+        if account is not None:
+            parts[player] = PlayerPart(account, text)
+    observers_view = actor_watches = False
+    for w in watchers:
+        who = w.player
+        if who is not None and who == actor:
+            actor_watches = True
+        if not w.views:
+            continue
+        if who is not None and w.account_id is not None and who in table._by_player:
+            part = parts.get(who)
+            if part is None:
+                part = parts[who] = PlayerPart(w.account_id, everyone)
+            if part.snapshot is None:
+                part.snapshot = stream.snapshot(table, who).model_dump_json()
+        else:
+            observers_view = True
+    if actor_watches and actor is not None and actor_account is not None:
+        part = parts.get(actor)
+        if part is None:
+            part = parts[actor] = PlayerPart(actor_account, everyone)
+        part.turn = turn()
+    snapshot = stream.snapshot(table, None).model_dump_json() if observers_view else None
+    return parts, snapshot
 
 
 class Stream:

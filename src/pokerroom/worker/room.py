@@ -25,7 +25,8 @@ from pokerroom.config import RoomConfig
 from pokerroom.store import Claim, Store, fair_share
 from pokerroom.table import IDLE
 from pokerroom.table.protection import ProtectionLimit
-from pokerroom.worker.runner import Settings, TableRunner
+from pokerroom.worker.buyin import Settings
+from pokerroom.worker.runner import TableRunner
 
 log = logging.getLogger("pokerroom.worker")
 

@@ -2,9 +2,10 @@
 clock, deals from a secure shuffle, commits money before it tells anyone, and sends each
 viewer his own view of every event (DESIGN.md data flow, invariants 2-6).
 
-The runner knows the store, its settings and a callback for the lobby; of the clients,
-only ``Viewer`` (viewer.py): it never imports the gateway. Who sees what is projection.py's;
-the lobby line lobby.py's; the stored history record.py's; the deal deal.py's.
+The runner knows the store, its settings (buyin.py) and the ``Outlet`` it publishes to; of
+the clients, only ``Viewer`` (viewer.py): it never imports the gateway or the bus. Who sees
+what is projection.py's; the lobby line lobby.py's; the stored history record.py's; the
+deal deal.py's; its lease, its worker's (room.py).
 """
 
 from __future__ import annotations
@@ -17,16 +18,14 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Never, TypeVar
 
 from pydantic import BaseModel
 
 from pokerroom import protocol as p
-from pokerroom.config import RoomConfig
 from pokerroom.core.events import PotAwarded
-from pokerroom.store import Claim, Departure, Fence, Store, StoreError, new_txn
+from pokerroom.store import Claim, Fence, Store, StoreError, new_txn
 from pokerroom.table import IDLE, Table, TableConfig, TableError
 from pokerroom.table.config import buy_in_range
 from pokerroom.table.events import CardsRevealed, HandFinished, HandStarted, Left, TimedOut
@@ -34,12 +33,12 @@ from pokerroom.table.memory import remember, restore
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.view import turn_player, turn_view
 from pokerroom.wire import events_text, record_model
+from pokerroom.worker.buyin import BuyIn, Settings, rathole
 from pokerroom.worker.deal import Deal, Dealer
-from pokerroom.worker.deal import secure_deck as secure_deck  # its home was here
 from pokerroom.worker.eventlog import REPLAY_COST
 from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, HandVoided, Published
 from pokerroom.worker.lobby import LobbyLine
-from pokerroom.worker.projection import Stream, turn_text
+from pokerroom.worker.projection import Stream, Watcher, parts_of, turn_text
 from pokerroom.worker.record import hand_history
 from pokerroom.worker.viewer import OK, Answer, NoOutlet, Outlet, PlayerPart, Reply, Viewer
 
@@ -53,54 +52,11 @@ PAUSE_ALERT = 60.0  # seconds paused after which the log says so as an error
 _WHILE_PAUSED = (p.Subscribe, p.Unsubscribe, p.PreviousHand)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """What a table takes of the room's settings."""
-
-    pause: float = 3.0  # seconds between hands
-    rathole_window: float = 3600.0  # D13, in seconds (0: off)
-
-    @classmethod
-    def of(cls, room: RoomConfig) -> Settings:
-        return cls(pause=room.pause, rathole_window=room.rathole_window)
-
-
-async def rathole(store: Store, settings: Settings, table: str, account_id: int,
-                  now: float) -> Departure | None:
-    """The player's last departure from ``table`` within the room's rathole window (D13),
-    if any: he must sit down there again with at least its stack."""
-    window = settings.rathole_window
-    if window <= 0:
-        return None
-    return await store.last_departure(table, account_id, now - window)
-
-
-@dataclass(frozen=True)
-class BuyIn:
-    """What a player may sit down with at a table now: ``low`` to ``high`` chips, and the
-    departure that raised the minimum (D13), if one did, until when it counts."""
-
-    low: int
-    high: int
-    rathole: Departure | None = None
-    until: float | None = None
-
-
 def _always() -> bool:
     return True
 
 
 EPOCH_GAP = 1_000_000  # a new owner numbers its events this far past the last it knows of
-
-
-@dataclass(slots=True)
-class Watcher:
-    """A connection watching the table: its player, his account, whether it wants a
-    snapshot after each batch."""
-
-    player: str | None
-    account_id: int | None
-    views: bool
 
 
 def _release(waiter: asyncio.Future[None] | None) -> None:
@@ -443,40 +399,10 @@ class TableRunner:
         table, stream = self.table, self.stream
         prev = stream.version
         batch = stream.add(await self._commit(events), table)
-        everyone, known = batch.everyone, self._known
-        # each player with his own text (his hole cards) gets his part of the batch; so do
-        # the seated players who draw views (their snapshot) and the player whose turn
-        # began, if he watches (his your_turn); the others share the public part
-        parts: dict[str, PlayerPart] = {}
-        for player, text in batch.own.items():
-            account = known.get(player)
-            if account is not None:
-                parts[player] = PlayerPart(account, text)
+        everyone = batch.everyone
         actor = turn_player(table) if batch.turn_started else None
-        observers_view = actor_watches = False
-        for w in self.watchers.values():
-            who = w.player
-            if who is not None and who == actor:
-                actor_watches = True
-            if not w.views:
-                continue
-            if who is not None and w.account_id is not None and who in table._by_player:
-                part = parts.get(who)
-                if part is None:
-                    part = parts[who] = PlayerPart(w.account_id, everyone)
-                if part.snapshot is None:
-                    part.snapshot = stream.snapshot(table, who).model_dump_json()
-            else:
-                observers_view = True
-        if actor_watches:
-            assert actor is not None
-            account = self.accounts.get(actor)
-            if account is not None:
-                part = parts.get(actor)
-                if part is None:
-                    part = parts[actor] = PlayerPart(account, everyone)
-                part.turn = self._turn_text()
-        snapshot = stream.snapshot(table, None).model_dump_json() if observers_view else None
+        parts, snapshot = parts_of(batch, table, stream, self.watchers.values(), self._known,
+                                   actor, self.accounts.get(actor) if actor else None, self._turn_text)
         self.outlet.batch(self.name, self.epoch, prev, stream.version, everyone, snapshot, parts)
         newcomer = self._newcomer
         if newcomer is not None and newcomer.key in self.watchers:
@@ -514,10 +440,14 @@ class TableRunner:
                 del self.accounts[e.player]
                 self._chat_times.pop(e.player, None)
             elif type(e) is TimedOut and e.action == "protected":  # D7: a protection of the room's spent
-                await self._record_protection(e.player, table.clock)
+                owner = self.accounts.get(e.player)
+                if owner is not None:  # kept for the limit after a restart
+                    await self._keep(f"the protection of {e.player} at {table.clock}",
+                                     self.store.record_protection(owner, table.clock))
             elif type(e) is CardsRevealed and self._last_hand is not None and self._last_hand[0] == e.number:
-                # D12: shown after the last hand: kept in its history
-                await self._record_reveal(self._last_hand[1], e.seat, "".join(map(str, e.cards)))
+                cards = "".join(map(str, e.cards))  # D12: shown after the last hand: kept in its history
+                await self._keep(f"cards {cards} shown by seat {e.seat}",
+                                 self.store.add_reveal(self._last_hand[1], e.seat, cards))
             out.append(e)
         return out
 
@@ -595,37 +525,22 @@ class TableRunner:
         self.next_hand_at = None
         _release(self._waiter)
 
-    async def _record_reveal(self, hand_id: int, seat: int, cards: str) -> None:
-        """Keep cards shown after the hand (D12) in its history. No chip moves: a failure
-        is logged, not allowed to hold up the events."""
+    async def _keep(self, what: str, write: Awaitable[None]) -> None:
+        """Keep a record of no chip (D7's protection, on the clock's path, in the room's limit
+        in memory already; D12's cards shown after a hand, in its history): a failure is
+        logged, not allowed to hold up the events."""
         try:
-            await self.store.add_reveal(hand_id, seat, cards)
+            await write
         except Exception as e:
-            log.warning("table %s: cards %s shown by seat %s were not stored: %r", self.name, cards, seat, e)
-
-    async def _record_protection(self, player: str, at: float) -> None:
-        """Keep a protection the table gave (D7) for the limit after a restart. On the
-        clock's path: a failure to write it is logged, not allowed to hold up the events
-        (the room's limit in memory has it already)."""
-        account_id = self.accounts.get(player)
-        if account_id is None:
-            return
-        try:
-            await self.store.record_protection(account_id, at)
-        except Exception as e:
-            log.warning("table %s: the protection of %s at %s was not stored: %r", self.name, player, at, e)
+            log.warning("table %s: %s was not stored: %r", self.name, what, e)
 
     def _send_turn(self, viewer: Viewer) -> None:
-        actor = self._turn_player()
+        actor = turn_player(self.table)  # whose clock runs (table/view.py)
         if actor is not None and viewer.player == actor:
             viewer.send(self._turn_text())
 
-    def _turn_player(self) -> str | None:
-        """The player whose turn it is, if his clock runs (table/view.py)."""
-        return turn_player(self.table)
-
     def _turn_text(self) -> str:
-        """The ``your_turn`` message of the player whose turn it is (``_turn_player``)."""
+        """The ``your_turn`` message of the player whose turn it is (``turn_player``)."""
         turn = turn_view(self.table)
         assert turn is not None
         return turn_text(self.name, turn)
