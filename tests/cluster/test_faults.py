@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import nats
@@ -40,16 +41,17 @@ def _audit(cluster: Cluster) -> None:
     assert code == 0 and report["balanced"] and report["problems"] == [], report
 
 
-def test_nats_restarted_mid_play_the_tables_go_on(cluster: Cluster) -> None:
+def _goes_on(cluster: Cluster, seed: int, fault: Callable[[], Awaitable[None]], what: str) -> None:
+    """Bots play; ``fault`` strikes; then hands are settled at every table again, every seat
+    held before it is held still, and the books balance."""
+
     async def main() -> None:
-        _bots, _tally, stop, tasks = await _play(cluster, seed=21)
+        _bots, _tally, stop, tasks = await _play(cluster, seed=seed)
         try:
             seated = set(map(tuple, await query(cluster.schema, "SELECT table_name, account_id FROM seats")))
+            await fault()
             before = await settled_by_table(cluster)
-            cluster.nats.stop()
-            await asyncio.sleep(2.0)
-            cluster.nats.start()
-            await until(lambda: more_hands(cluster, before), 45, "hands at every table after NATS came back")
+            await until(lambda: more_hands(cluster, before), 45, f"hands at every table after {what}")
             now = set(map(tuple, await query(cluster.schema, "SELECT table_name, account_id FROM seats")))
             assert seated <= now, seated - now
         finally:
@@ -58,28 +60,26 @@ def test_nats_restarted_mid_play_the_tables_go_on(cluster: Cluster) -> None:
 
     asyncio.run(main())
     _audit(cluster)
+
+
+def test_nats_restarted_mid_play_the_tables_go_on(cluster: Cluster) -> None:
+    async def restart_nats() -> None:
+        cluster.nats.stop()
+        await asyncio.sleep(2.0)
+        cluster.nats.start()
+
+    _goes_on(cluster, 21, restart_nats, "NATS came back")
 
 
 def test_the_database_connections_cut_the_tables_go_on(cluster: Cluster) -> None:
-    async def main() -> None:
-        _bots, _tally, stop, tasks = await _play(cluster, seed=31)
-        try:
-            seated = set(map(tuple, await query(cluster.schema, "SELECT table_name, account_id FROM seats")))
-            for _ in range(3):  # three times, a second apart: every connection of the room's processes
-                cut = await query(cluster.schema, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                  "WHERE application_name = $1", f"pokerroom:{cluster.schema}")
-                assert cut, "no connection of the room's processes was found"
-                await asyncio.sleep(1.0)
-            before = await settled_by_table(cluster)
-            await until(lambda: more_hands(cluster, before), 45, "hands at every table after the cuts")
-            now = set(map(tuple, await query(cluster.schema, "SELECT table_name, account_id FROM seats")))
-            assert seated <= now, seated - now
-        finally:
-            stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+    async def cut_connections() -> None:
+        for _ in range(3):  # three times, a second apart: every connection of the room's processes
+            cut = await query(cluster.schema, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE application_name = $1", f"pokerroom:{cluster.schema}")
+            assert cut, "no connection of the room's processes was found"
+            await asyncio.sleep(1.0)
 
-    asyncio.run(main())
-    _audit(cluster)
+    _goes_on(cluster, 31, cut_connections, "the cuts")
 
 
 def test_no_hidden_card_on_a_table_subject(cluster: Cluster) -> None:
