@@ -177,6 +177,13 @@ class Cluster:
                               self.schema, "--json"], capture_output=True, text=True, timeout=120)
         return out.returncode, json.loads(out.stdout)
 
+    def stop_and_audit(self) -> None:
+        """Stop every process (the workers' hands end first), then `pokerroom audit`: clean."""
+        for p in self.procs.values():
+            p.stop()
+        code, report = self.audit()
+        assert code == 0 and report["balanced"] and report["problems"] == [], report
+
     def errors(self) -> dict[str, str]:
         return {n: e for n, p in self.procs.items() if (e := p.errors())}
 
@@ -291,3 +298,9 @@ class Observer:
 async def more_hands(cluster: Cluster, before: dict[str, int]) -> bool:
     done = await settled_by_table(cluster)
     return all(done.get(t, 0) > before.get(t, 0) for t in cluster.tables)
+
+
+async def settled_twice(cluster: Cluster) -> list[Any]:
+    """Hands of a table settled more than once under one number (there must be none)."""
+    return await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'complete' "
+                       "GROUP BY table_name, number HAVING count(*) > 1")

@@ -20,6 +20,7 @@ from tests.cluster.helpers import (
     query,
     seat_bots,
     settled_by_table,
+    settled_twice,
     until,
 )
 
@@ -96,10 +97,7 @@ def test_a_worker_killed_mid_hand_loses_its_tables_and_nobody_his_seat(cluster: 
         assert tally.errors.get("internal", 0) == 0, tally.errors
 
     asyncio.run(main())
-    for p in cluster.procs.values():
-        p.stop()
-    code, report = cluster.audit()
-    assert code == 0 and report["balanced"] and report["problems"] == [], report
+    cluster.stop_and_audit()
 
 
 def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluster) -> None:
@@ -147,8 +145,7 @@ def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluste
                 await o.stop()
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
-        twice = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'complete' "
-                            "GROUP BY table_name, number HAVING count(*) > 1")
+        twice = await settled_twice(cluster)
         assert twice == [], twice
         for o in observers:
             o.check()
@@ -156,10 +153,7 @@ def test_a_paused_worker_wakes_up_fenced_and_gives_its_tables_up(cluster: Cluste
         assert tally.errors.get("internal", 0) == 0, tally.errors
 
     asyncio.run(main())
-    for p in cluster.procs.values():
-        p.stop()
-    code, report = cluster.audit()
-    assert code == 0 and report["balanced"] and report["problems"] == [], report
+    cluster.stop_and_audit()
 
 
 def test_a_rolling_restart_of_every_process_loses_no_seat_and_no_chip(cluster: Cluster) -> None:
@@ -197,15 +191,11 @@ def test_a_rolling_restart_of_every_process_loses_no_seat_and_no_chip(cluster: C
         finally:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
-        twice = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'complete' "
-                            "GROUP BY table_name, number HAVING count(*) > 1")
+        twice = await settled_twice(cluster)
         assert twice == [], twice
         void = await query(cluster.schema, "SELECT table_name, number FROM hands WHERE status = 'void'")
         assert void == [], void  # each worker let its hands end before it went
         assert tally.errors.get("internal", 0) == 0, tally.errors
 
     asyncio.run(main())
-    for p in cluster.procs.values():
-        p.stop()
-    code, report = cluster.audit()
-    assert code == 0 and report["balanced"] and report["problems"] == [], report
+    cluster.stop_and_audit()

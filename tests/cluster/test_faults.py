@@ -34,13 +34,6 @@ async def _play(cluster: Cluster, seed: int) -> tuple[Any, Any, asyncio.Event, l
     return bots, tally, stop, tasks
 
 
-def _audit(cluster: Cluster) -> None:
-    for p in cluster.procs.values():
-        p.stop()
-    code, report = cluster.audit()
-    assert code == 0 and report["balanced"] and report["problems"] == [], report
-
-
 def _goes_on(cluster: Cluster, seed: int, fault: Callable[[], Awaitable[None]], what: str) -> None:
     """Bots play; ``fault`` strikes; then hands are settled at every table again, every seat
     held before it is held still, and the books balance."""
@@ -59,7 +52,7 @@ def _goes_on(cluster: Cluster, seed: int, fault: Callable[[], Awaitable[None]], 
             await asyncio.gather(*tasks, return_exceptions=True)
 
     asyncio.run(main())
-    _audit(cluster)
+    cluster.stop_and_audit()
 
 
 def test_nats_restarted_mid_play_the_tables_go_on(cluster: Cluster) -> None:
