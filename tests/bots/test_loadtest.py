@@ -5,6 +5,7 @@ load test stops on Ctrl-C or SIGTERM and never leaves its server running, even w
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from pokerroom.config import load_room
 from pokerroom.loadtest import (
@@ -261,3 +262,44 @@ def test_an_interrupt_raised_inside_exec_still_exits_with_128_plus_the_signal(tm
     assert done.returncode == 128 + signum, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     assert "pokerroom loadtest: stopped" in done.stderr
+
+
+def test_a_cluster_load_test_measures_each_part_and_leaves_nothing_behind():
+    """``--gateways 2 --workers 2``: a private nats-server, two workers holding half the
+    tables each, two gateways with the bots dealt to them in turn; the CPU of every part
+    measured; its PostgreSQL schema dropped at the end."""
+    database = os.environ.get("POKERROOM_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
+    done = subprocess.run(
+        [sys.executable, "-m", "pokerroom.cli", "loadtest", "--gateways", "2", "--workers", "2", "--db", database,
+         "--tables", "4", "--players-per-table", "3", "--think", "0.05", "--duration", "4", "--warmup", "1",
+         "--seed", "3", "--json"],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["connections"] == 12 and report["seated"] == 12 and report["failed_bots"] == 0
+    assert report["hands"] > 0 and report["actions"] > 0 and report["latency_samples"] > 0
+    assert report["tables_per_worker"] == {"w1": 2, "w2": 2}
+    parts = report["parts_cpu"]
+    for part in ("gateway", "worker", "nats", "postgres"):
+        assert parts[part] > 0, parts
+    assert report["server_cpu"] == pytest.approx(sum(parts.values()))
+    assert report["kib_per_connection"] is not None  # the gateways' memory
+
+    async def schemas() -> list[str]:
+        store = Store(database)
+        try:
+            async with store.engine.connect() as conn:
+                found = await conn.execute(text("SELECT schema_name FROM information_schema.schemata"))
+                return [r[0] for r in found]
+        finally:
+            await store.close()
+
+    assert report["schema"].startswith("loadtest_") and report["schema"] not in asyncio.run(schemas())
+
+
+@pytest.mark.parametrize("argv", [["--gateways", "2"], ["--workers", "2"], ["--db", "postgresql://x/y"],
+                                  ["--gateways", "2", "--workers", "2", "--url", "http://127.0.0.1:1"]])
+def test_cluster_options_that_do_not_go_together_are_refused(argv):
+    done = subprocess.run([sys.executable, "-m", "pokerroom.cli", "loadtest", *argv],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "loadtest: error:" in done.stderr, done.stderr

@@ -58,6 +58,7 @@ class NatsTransport:
         self._sender: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._starting: set[asyncio.Task[Any]] = set()  # subscriptions being made
+        self._subscribed = False  # one was asked for since the last round trip (ready)
 
     @classmethod
     async def connect(cls, url: str, name: str) -> NatsTransport:
@@ -170,16 +171,20 @@ class NatsTransport:
                 handle.sub = sub
 
         task = asyncio.get_running_loop().create_task(start())
+        self._subscribed = True
         self._starting.add(task)
         task.add_done_callback(self._starting.discard)
         return handle
 
     async def ready(self) -> None:
-        """Wait until the subscriptions asked for so far are made on the server."""
+        """Wait until the subscriptions asked for so far are made on the server (a round
+        trip to it, only when one was asked for since the last: not one per command)."""
         if self._starting:
             await asyncio.gather(*self._starting, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await self.client.flush(timeout=5)
+        if self._subscribed:
+            self._subscribed = False
+            with contextlib.suppress(Exception):
+                await self.client.flush(timeout=5)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

@@ -19,7 +19,10 @@ def add(sub: Subparsers) -> None:
         "sessions written into its database before it starts (seconds for thousands of bots); against --url "
         "they register over HTTP. --baseline also drives benchmarks/ws_baseline.py, a "
         "bare WebSocket broadcast server, with the same clients and gives the ratio of actions/s. Ctrl-C or "
-        "SIGTERM stops it at any phase, with the servers it started (which also stop if it is killed).",
+        "SIGTERM stops it at any phase, with the servers it started (which also stop if it is killed). "
+        "--gateways G --workers W: a cluster on this machine instead (a private nats-server on a free port, "
+        "W workers and G gateways on PostgreSQL, a schema of its own dropped at the end), the bots dealt to "
+        "the gateways in turn, and the CPU per action of each part (gateway, worker, NATS, PostgreSQL).",
     )
     p.add_argument("--tables", type=int_in(1), default=10, metavar="N", help="tables (10)")
     p.add_argument("--players-per-table", type=int_in(2, 10), default=6, metavar="K",
@@ -31,12 +34,24 @@ def add(sub: Subparsers) -> None:
     p.add_argument("--url", default=None,
                    help="a running room instead of starting one (bots register over HTTP; no memory figure)")
     p.add_argument("--baseline", action="store_true", help="also run the bare WebSocket server, same clients")
+    p.add_argument("--gateways", type=int_in(1, 16), default=None, metavar="G",
+                   help="start a cluster of G gateways instead of one serve process (with --workers)")
+    p.add_argument("--workers", type=int_in(1, 16), default=None, metavar="W",
+                   help="and W table workers, a private nats-server, a PostgreSQL schema of its own")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="the cluster's PostgreSQL (postgresql://postgres@127.0.0.1:5432/test)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(func=_loadtest, parser=p)
 
 
 def _loadtest(args: argparse.Namespace) -> int:
+    if (args.gateways is None) != (args.workers is None):
+        args.parser.error("--gateways and --workers go together")
+    if args.gateways is not None and (args.url or args.baseline):
+        args.parser.error("--gateways/--workers start a cluster: not with --url or --baseline")
+    if args.db is not None and args.gateways is None:
+        args.parser.error("--db is the cluster's database: give --gateways and --workers")
     tune_gc()
     import signal
     from types import FrameType
@@ -56,8 +71,15 @@ def _loadtest(args: argparse.Namespace) -> int:
     before_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     before_term = signal.signal(signal.SIGTERM, terminate)
     try:
-        report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
-                     url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)
+        if args.gateways is not None:
+            from pokerroom.loadtest import CLUSTER_DATABASE, run_cluster
+
+            report = run_cluster(args.tables, args.players_per_table, gateways=args.gateways,
+                                 workers=args.workers, think=args.think, duration=args.duration,
+                                 database=args.db or CLUSTER_DATABASE, warmup=args.warmup, seed=args.seed)
+        else:
+            report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
+                         url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)
     except KeyboardInterrupt:
         # Handled here. But if it went through a string exec() (a dataclass or namedtuple being
         # made: lazy imports under the first httpx.get, ...), CPython has marked the interpreter

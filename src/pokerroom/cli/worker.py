@@ -14,6 +14,7 @@ import sys
 from pokerroom.cli.args import Subparsers, tune_gc
 from pokerroom.cli.gateway import add_bus_options, bus_settings
 from pokerroom.cli.serve import config_and_database
+from pokerroom.loop import run
 
 
 def add(sub: Subparsers) -> None:
@@ -42,7 +43,7 @@ def _worker(args: argparse.Namespace) -> int:
     config, database = config_and_database(args)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        asyncio.run(_run(config, database, args.schema, url, name, args.bus_prefix, args.drain))
+        run(_run(config, database, args.schema, url, name, args.bus_prefix, args.drain))
     except Exception as e:
         print(f"pokerroom worker: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -15,6 +15,11 @@ need no registration over HTTP; against ``--url`` they register as people do. Ct
 SIGTERM stops it at any phase, and the server it started never outlives it (Linux:
 PR_SET_PDEATHSIG, so even a SIGKILL of the load test stops the server).
 
+With ``gateways`` and ``workers`` it starts a cluster instead (``cluster.LocalCluster``: a
+private nats-server on a free port, the workers and the gateways as processes on a
+PostgreSQL schema of their own, dropped afterwards), deals the bots to the gateways in turn
+and measures the CPU of each part: gateways, workers, nats-server, the PostgreSQL backends.
+
 The package: ``accounts`` (seeding them through the store's public API), ``players`` (the
 bots that time their actions), ``drive`` (one measured run), ``servers`` (the subprocesses
 and /proc), ``report``; ``run`` here puts them together for ``pokerroom loadtest``.
@@ -27,13 +32,14 @@ ratio to it (``pokerroom loadtest --think 0 --baseline``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import secrets
 import tempfile
 import time
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
 
 from pokerroom.loadtest.accounts import Seeded, seed_accounts
+from pokerroom.loadtest.cluster import LocalCluster, drop_schema, postgres_parts
 from pokerroom.loadtest.drive import drive
 from pokerroom.loadtest.report import Report, percentile, show_progress
 from pokerroom.loadtest.servers import (
@@ -45,13 +51,14 @@ from pokerroom.loadtest.servers import (
     start_baseline,
     start_room,
 )
+from pokerroom.loop import run as run_loop
 
 __all__ = [
     "STARTING_BALANCE", "Report", "Seeded", "Spawned", "drive", "percentile", "room_database", "room_toml",
-    "run", "run_loop", "seed_accounts", "start_baseline", "start_room",
+    "run", "run_cluster", "run_loop", "seed_accounts", "start_baseline", "start_room",
 ]
 
-T = TypeVar("T")
+CLUSTER_DATABASE = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 def run(
@@ -119,13 +126,106 @@ def run(
         return report
 
 
-def run_loop(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` on uvloop's event loop when it is installed (uvicorn's standard
-    extras bring it; the server runs on it too): thousands of bots' sockets cost about half
-    the CPU of the default loop's."""
+def run_cluster(
+    tables: int,
+    per_table: int,
+    *,
+    gateways: int,
+    workers: int,
+    think: float,
+    duration: float,
+    database: str = CLUSTER_DATABASE,
+    warmup: float = 5.0,
+    progress: bool = True,
+    seed: int | None = None,
+) -> Report:
+    """The load test against a cluster on this machine: ``workers`` workers and ``gateways``
+    gateways, a private nats-server, a schema of their own on ``database`` (dropped at the
+    end), the bots seeded into it and dealt to the gateways in turn."""
+    schema = f"loadtest_{secrets.token_hex(4)}"
+    bots = tables * per_table
+    with tempfile.TemporaryDirectory(prefix="pokerroom-load-") as tmp:
+        folder = Path(tmp)
+        config = folder / "load.toml"
+        config.write_text(room_toml(tables, per_table))
+        cluster = LocalCluster(
+            folder, database, schema, config, workers, gateways, drain=2.0, tied=True,
+            gateway_flags=("--sockets-per-address", str(bots + 64), "--http-per-address", str(bots + 64),
+                           "--max-connections", str(bots + 10_000)))
+        interrupted = True
+        try:
+            began = time.monotonic()
+            if progress:
+                show_progress(f"seeding {bots} bot accounts into schema {schema}")
+            seeded = asyncio.run(seed_accounts(database, bots, schema=schema))
+            seeding_s = time.monotonic() - began
+            if progress:
+                show_progress(f"starting {workers} workers and {gateways} gateways\n")
+            cluster.start()
+            held = asyncio.run(_wait_for_balance(database, schema, tables, workers, progress))
+            _wait_for_tables(cluster, tables, progress)
+
+            async def parts() -> dict[str, list[int]]:
+                return {"gateway": cluster.pids("g"), "worker": cluster.pids("w"),
+                        "nats": cluster.pids("nats"), **await postgres_parts(database, schema)}
+
+            report = run_loop(drive(
+                cluster.urls, tables, per_table, think=think, duration=duration, warmup=warmup,
+                server_pid=cluster.pids("g"), parts=parts, progress=progress, seed=seed, seeded=seeded,
+                target=f"cluster of {gateways} gateways x {workers} workers",
+                on_abort=lambda: cluster.stop(kill=True)))
+            interrupted = False
+        except Exception:
+            interrupted = False
+            raise
+        finally:
+            cluster.stop(kill=interrupted)
+            for name in cluster.processes:
+                check_log(folder / f"{name}.log", full=not interrupted)
+            with contextlib.suppress(Exception):  # the database itself may be what failed
+                asyncio.run(drop_schema(database, schema))
+        report.accounts_s, report.seeded = seeding_s, True
+        report.tables_per_worker, report.schema = held, schema
+        return report
+
+
+async def _wait_for_balance(database: str, schema: str, tables: int, workers: int, progress: bool,
+                            timeout: float = 180.0) -> dict[str, int]:
+    """Until every table is held and no worker holds more than its share (no table is
+    handed over while measured); the tables each worker holds."""
+    from pokerroom.store import Store, fair_share
+
+    store = Store(database, schema)
     try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(main)
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        return runner.run(main)
+        deadline = time.monotonic() + timeout
+        while True:
+            held: dict[str, int] = {}
+            for lease in await store.leases():
+                if lease.owner is not None and lease.expires_in > 0:
+                    held[lease.owner] = held.get(lease.owner, 0) + 1
+            if sum(held.values()) >= tables and max(held.values()) <= fair_share(tables, workers):
+                return held
+            if progress:
+                show_progress(f"the workers hold {sorted(held.values())} of {tables} tables")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the workers hold {held} of {tables} tables after {timeout:.0f} s")
+            await asyncio.sleep(0.5)
+    finally:
+        await store.close()
+
+
+def _wait_for_tables(cluster: LocalCluster, tables: int, progress: bool, timeout: float = 180.0) -> None:
+    """Until every gateway's lobby lists every table (the workers have claimed them all)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    for url in cluster.urls:
+        while True:
+            listed = len(httpx.get(f"{url}/api/tables", timeout=10.0).json()["tables"])
+            if listed >= tables:
+                break
+            if progress:
+                show_progress(f"{url}: {listed}/{tables} tables in the lobby")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} lists {listed} of {tables} tables after {timeout:.0f} s")
+            time.sleep(0.5)

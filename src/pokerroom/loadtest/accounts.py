@@ -24,7 +24,8 @@ class Seeded:
 
 
 async def seed_accounts(
-    database: str, count: int, *, grant: int = STARTING_BALANCE, chunk: int = 2000
+    database: str, count: int, *, grant: int = STARTING_BALANCE, chunk: int = 2000,
+    schema: str | None = None,
 ) -> Seeded:
     """Create ``count`` bot accounts (lt000000, lt000001, ...) in the room's database, which
     the server must not be using yet: migrations, then ``Store.create_accounts`` (one
@@ -40,7 +41,7 @@ async def seed_accounts(
     stopping = asyncio.Event()
 
     async def seed() -> None:
-        store = Store(database)
+        store = Store(database, schema)
         try:
             await store.migrate()
             for i in range(0, count, chunk):

@@ -12,10 +12,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
-from pokerroom.loadtest.servers import free_port
+from pokerroom.loadtest.servers import die_with_parent, free_port
 
 
 def nats_server() -> str:
@@ -31,11 +32,12 @@ def nats_server() -> str:
 class LocalCluster:
     def __init__(self, folder: Path, database: str, schema: str | None, config: Path | None,
                  workers: int, gateways: int, drain: float = 10.0,
-                 gateway_flags: tuple[str, ...] = ()) -> None:
+                 gateway_flags: tuple[str, ...] = (), tied: bool = False) -> None:
         self.folder, self.database, self.schema, self.config = folder, database, schema, config
         self.workers, self.gateways = workers, gateways
         self.gateway_flags = gateway_flags  # more `pokerroom gateway` options (limits...)
         self.drain = drain
+        self.tied = tied  # the processes end with this one, however it ends (the load test)
         self.nats_port = free_port()
         self.ports = [free_port() for _ in range(gateways)]
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -50,7 +52,9 @@ class LocalCluster:
 
     def _spawn(self, name: str, command: list[str]) -> None:
         with (self.folder / f"{name}.log").open("ab") as log:  # the child keeps its own copy
-            self.processes[name] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            self.processes[name] = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, start_new_session=self.tied,
+                preexec_fn=die_with_parent() if self.tied else None)
 
     def _role(self, role: str, name: str, *extra: str) -> list[str]:
         command = [sys.executable, "-m", "pokerroom.cli", role, "--db", self.database,
@@ -103,3 +107,31 @@ class LocalCluster:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
+
+
+async def postgres_parts(database: str, schema: str) -> dict[str, list[int]]:
+    """The PostgreSQL processes a cluster on ``schema`` costs: its connections (the
+    backends named ``pokerroom:<schema>``, store/database.py) and the server's own
+    background processes (WAL writer, checkpointer...), which every client shares."""
+    rows = await _sql(database, "SELECT pid, application_name, backend_type FROM pg_stat_activity")
+    return {
+        "postgres": [r["pid"] for r in rows if r["application_name"] == f"pokerroom:{schema}"],
+        "postgres (background)": [r["pid"] for r in rows if r["backend_type"] != "client backend"],
+    }
+
+
+async def drop_schema(database: str, schema: str) -> None:
+    await _sql(database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+async def _sql(database: str, statement: str) -> list[Any]:
+    """One statement on a connection of its own (asyncpg), its rows."""
+    import asyncpg  # type: ignore[import-untyped]
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(database).set(drivername="postgresql").render_as_string(hide_password=False)
+    connection = await asyncpg.connect(dsn)
+    try:
+        return list(await connection.fetch(statement))
+    finally:
+        await connection.close()

@@ -6,7 +6,7 @@ import asyncio
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import httpx
 
@@ -17,9 +17,11 @@ from pokerroom.loadtest.players import LoadBot, Meter
 from pokerroom.loadtest.report import Report, percentile, show_progress
 from pokerroom.loadtest.servers import cpu_seconds, rss_kib
 
+Parts = Callable[[], Awaitable[dict[str, list[int]]]]
+
 
 async def drive(
-    url: str,
+    url: str | list[str],
     tables: int,
     per_table: int,
     *,
@@ -27,21 +29,28 @@ async def drive(
     duration: float,
     warmup: float = 5.0,
     strategies: tuple[str, ...] = ("random", "station"),
-    server_pid: int | None = None,
+    server_pid: int | list[int] | None = None,
     target: str = "room",
     seed: int | None = None,
     progress: bool = True,
     concurrency: int = 8,
     seeded: Seeded | None = None,
     on_abort: Callable[[], None] | None = None,
+    parts: Parts | None = None,
 ) -> Report:
     """Connect ``tables * per_table`` bots, warm up, measure ``duration`` seconds. The bots
     use the ``seeded`` accounts (in order) when given, else register over HTTP.
     ``on_abort`` is called first if the run stops before its end (Ctrl-C, bots failing):
     ``run`` kills the server it started there, which ends every connection at once (a
-    saturated server would take seconds to answer thousands of closing handshakes)."""
+    saturated server would take seconds to answer thousands of closing handshakes).
+
+    Several ``url``s (the gateways of a cluster): the bots are dealt to them in turn, so the
+    players of one table sit behind different gateways. ``parts`` names the processes whose
+    CPU is measured, by role ("server"; or "gateway", "worker", "nats", "postgres"), asked
+    as the measurement starts; without it, ``server_pid``'s."""
+    urls = [url] if isinstance(url, str) else list(url)
     async with httpx.AsyncClient(timeout=30) as client:
-        listed = (await client.get(f"{url}/api/tables")).json()["tables"][:tables]
+        listed = (await client.get(f"{urls[0]}/api/tables")).json()["tables"][:tables]
     rng = random.Random(seed)
     tally, meter, gate = Tally(), Meter(), asyncio.Semaphore(concurrency)
     bots: list[LoadBot] = []
@@ -55,7 +64,7 @@ async def drive(
             if seeded is not None and n >= len(seeded.names):
                 raise RuntimeError(f"{len(seeded.names)} seeded accounts for more bots")
             name = seeded.names[n] if seeded is not None else f"lt{tag}{n:06d}"
-            bot = LoadBot(url, name, t["name"], play, think=think, tally=tally,
+            bot = LoadBot(urls[n % len(urls)], name, t["name"], play, think=think, tally=tally,
                           password=seeded.password if seeded is not None else None,
                           rng=random.Random(rng.random()), meter=meter, gate=gate)
             bot.token = seeded.tokens[n] if seeded is not None else ""
@@ -77,7 +86,8 @@ async def drive(
             await asyncio.gather(*preparing)
             accounts_s = time.monotonic() - started
             await asyncio.sleep(1.0)  # let the server settle (argon2 threads)
-        rss_before = rss_kib(server_pid) if server_pid else None
+        fronts = [server_pid] if isinstance(server_pid, int) else server_pid or []
+        rss_before = _rss(fronts)
         connecting = time.monotonic()
         tasks = [asyncio.ensure_future(b.run()) for b in bots]
         while sum(b.seat is not None for b in bots) < len(bots) or sum(b.connected for b in bots) < len(bots):
@@ -97,11 +107,12 @@ async def drive(
             if progress:
                 show_progress(f"warming up, {tally.total_hands} hands, {tally.actions} actions")
             await asyncio.sleep(0.5)
-        rss_after = rss_kib(server_pid) if server_pid else None
+        rss_after = _rss(fronts)
         hands0, actions0 = tally.total_hands, tally.actions
         meter.latencies.clear()
         meter.measuring = True
-        cpu0 = (cpu_seconds(server_pid) if server_pid else None), time.process_time()
+        measured = await parts() if parts is not None else {"server": fronts} if fronts else {}
+        cpu0 = _cpu(measured), time.process_time()
         t0 = time.monotonic()
         while (now := time.monotonic()) < t0 + duration:
             await asyncio.sleep(min(1.0, t0 + duration - now))
@@ -113,9 +124,9 @@ async def drive(
                               f"p99 {1000 * percentile(meter.latencies, 0.99):.1f} ms")
         elapsed = time.monotonic() - t0
         meter.measuring = False
-        server_cpu = cpu_seconds(server_pid) if server_pid else None
-        if server_cpu is not None and cpu0[0] is not None:
-            server_cpu = (server_cpu - cpu0[0]) / elapsed
+        cpu1 = _cpu(measured)
+        parts_cpu = {role: (cpu1[role] - cpu0[0][role]) / elapsed for role in cpu1 if role in cpu0[0]}
+        server_cpu = sum(parts_cpu.values()) if parts_cpu else None
         client_cpu = (time.process_time() - cpu0[1]) / elapsed
         hands, actions = tally.total_hands - hands0, tally.actions - actions0
         latencies = list(meter.latencies)
@@ -139,8 +150,21 @@ async def drive(
         max_ms=1000 * max(latencies, default=0.0), rss_before_kib=rss_before, rss_after_kib=rss_after,
         kib_per_connection=per_conn, errors=dict(tally.errors), unmatched_acted=meter.unmatched,
         failed_bots=failed, server_cpu=server_cpu, client_cpu=client_cpu,
+        parts_cpu=parts_cpu if len(parts_cpu) > 1 else None,
         accounts_s=accounts_s, connect_s=connect_s,
     )
+
+
+def _rss(pids: list[int]) -> int | None:
+    """The memory of the processes that hold the connections (the server, or the gateways), KiB."""
+    sizes = [rss_kib(pid) for pid in pids]
+    return sum(s for s in sizes if s is not None) if pids and None not in sizes else None
+
+
+def _cpu(parts: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each role's processes together (a process gone counts 0 from
+    then: the figure is a floor)."""
+    return {role: sum(cpu_seconds(pid) or 0.0 for pid in pids) for role, pids in parts.items()}
 
 
 async def _stop_all(tasks: list[asyncio.Task[None]]) -> None:

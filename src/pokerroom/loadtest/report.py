@@ -41,6 +41,9 @@ class Report:
     failed_bots: int
     server_cpu: float | None = None  # share of one core the server used while measured
     client_cpu: float | None = None  # the same for this process (the bots)
+    parts_cpu: dict[str, float] | None = None  # a cluster's: cores busy by role (gateway, worker...)
+    tables_per_worker: dict[str, int] | None = None  # a cluster's: the tables each worker held
+    schema: str | None = None  # a cluster's PostgreSQL schema (dropped once measured)
     accounts_s: float | None = None  # seconds to have the bots' accounts (seeded or registered)
     seeded: bool = False  # the accounts were written into the database before the room started
     connect_s: float | None = None  # seconds from the first connection to every bot seated
@@ -66,9 +69,16 @@ class Report:
             )
         if self.server_cpu is not None and self.client_cpu is not None:
             lines.append(f"  CPU (cores busy): server {self.server_cpu:.2f}, bots {self.client_cpu:.2f}")
+        if self.server_cpu is not None and self.actions_per_s:
+            per_action = {"room": self.server_cpu, **(self.parts_cpu or {})}
+            lines.append("  CPU per action: " + ", ".join(
+                f"{role} {1000 * cores / self.actions_per_s:.3f} ms" for role, cores in per_action.items()))
         if self.accounts_s is not None and self.connect_s is not None:
             lines.append(f"  set-up: accounts {'seeded' if self.seeded else 'registered'} in "
                          f"{self.accounts_s:.1f} s, connected and seated in {self.connect_s:.1f} s")
+        if self.tables_per_worker:
+            held = sorted(self.tables_per_worker.items())
+            lines.append("  tables held: " + ", ".join(f"{w} {n}" for w, n in held))
         if self.errors or self.failed_bots:
             lines.append(f"  errors {self.errors}, {self.failed_bots} bots failed")
         if self.baseline is not None:

@@ -68,7 +68,7 @@ def cpu_seconds(pid: int) -> float | None:
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def _die_with_parent() -> Callable[[], None] | None:
+def die_with_parent() -> Callable[[], None] | None:
     """A ``preexec_fn`` after which the child gets SIGTERM when this process ends, however
     it ends, SIGKILL included (Linux: prctl(PR_SET_PDEATHSIG)); None elsewhere. The signal
     comes when the *thread* that started the child ends: start servers from the main thread."""
@@ -98,7 +98,7 @@ class Spawned:
         self.log = log
         with log.open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True, preexec_fn=_die_with_parent())
+                                            start_new_session=True, preexec_fn=die_with_parent())
 
     @property
     def url(self) -> str:

@@ -23,9 +23,17 @@ from pokerroom.store.journal_sqlite import (
     SQL_INSERT_DEPARTURE,
     SQL_INSERT_SEAT,
 )
-from pokerroom.store.ledger import INSERT_LEDGER, grant_moves, totals, transfer
-from pokerroom.store.ops import Fence, Move, Statement, check_fences_on, move, settle_on
-from pokerroom.store.schema import accounts, departures, hands, seats
+from pokerroom.store.ledger import (
+    INSERT_LEDGER,
+    grant_moves,
+    ledger_rows,
+    new_txn,
+    table_book,
+    totals,
+    transfer,
+)
+from pokerroom.store.ops import Fence, Move, Statement, check_fence_on, check_fences_on, move, settle_on
+from pokerroom.store.schema import accounts, departures, hand_players, hands, ledger, seats
 
 
 class Money(Journal):
@@ -142,6 +150,47 @@ class Money(Journal):
             if not done:
                 await check_fences_on(conn, [op])
                 await _cash_out(conn, op, departed_at)
+
+    async def move_seat(self, account_id: int, source: Fence, target: Fence, seat: int,
+                        txn: str | None = None) -> int:
+        """A tournament's table change (TOURNAMENTS.md T-rules on balancing): the player's
+        seat at ``source.table`` becomes seat ``seat`` at ``target.table`` with its whole
+        stack, in one transaction fenced by both tables' leases (each may be held by
+        another worker), so no chip is ever between the two tables. Asked again with the
+        same ``txn``, a move already committed is not made twice. Returns the stack moved.
+
+        Refused, with nothing written: 'fenced' when either lease moved on, 'not_seated'
+        without a seat (or chips) at the source, 'in_hand' while a hand he is in is being played
+        there, 'seat_taken' when the seat (or another of his) at the target is taken."""
+        txn = txn or new_txn()
+        async with self._writing() as conn:
+            done = (await conn.execute(select(ledger.c.amount).where(
+                ledger.c.txn == txn, ledger.c.book == table_book(target.table, account_id)))).first()
+            if done is not None:
+                return int(done[0])
+            for fence in (source, target):
+                await check_fence_on(conn, fence)
+            mine = (seats.c.table_name == source.table) & (seats.c.account_id == account_id)
+            row = (await conn.execute(select(seats.c.stack).where(mine).with_for_update())).first()
+            if row is None or row[0] <= 0:  # an empty stack is out of the game, not moved
+                raise StoreError("not_seated", f"no seat with chips at {source.table!r} to move")
+            playing = select(hands.c.id).join(hand_players, hand_players.c.hand_id == hands.c.id).where(
+                hands.c.table_name == source.table, hands.c.status == "playing",
+                hand_players.c.account_id == account_id)
+            if (await conn.execute(playing)).first() is not None:
+                raise StoreError("in_hand", f"a hand at {source.table!r} is being played: move after it")
+            taken = select(seats.c.seat).where(seats.c.table_name == target.table).where(
+                (seats.c.seat == seat) | (seats.c.account_id == account_id))
+            if (await conn.execute(taken)).first() is not None:
+                raise StoreError("seat_taken", f"seat {seat} at {target.table!r} is taken")
+            stack = int(row[0])
+            await conn.execute(delete(seats).where(mine))
+            await conn.execute(insert(seats).values(table_name=target.table, seat=seat, account_id=account_id,
+                                                    stack=stack))
+            await conn.execute(INSERT_LEDGER, ledger_rows("seat_move", [
+                (table_book(source.table, account_id), account_id, -stack),
+                (table_book(target.table, account_id), account_id, stack)], txn=txn))
+        return stack
 
     async def return_seats_elsewhere(self, tables: list[str]) -> int:
         """Every chip at a table not among ``tables`` (one the room no longer has) goes back

@@ -271,6 +271,14 @@ def check_fences(ops: Sequence[Op], execute: Execute) -> None:
             raise fence_refused(values["table"], values["epoch"])
 
 
+async def check_fence_on(conn: AsyncConnection, fence: Fence) -> None:
+    """One table's fence on a SQLAlchemy connection, within its transaction (a write that
+    is not one of the journal's ops: a seat moved between tables, money.py)."""
+    values = {"table": fence.table, "owner": fence.owner, "epoch": fence.epoch}
+    if (await conn.execute(sql_text(_FENCE), values)).rowcount != 1:
+        raise fence_refused(fence.table, fence.epoch)
+
+
 async def check_fences_on(conn: AsyncConnection, ops: Sequence[Op]) -> None:
     """``check_fences`` on a SQLAlchemy connection, within its transaction."""
     if not any(op.fence is not None for op in ops):

@@ -33,6 +33,7 @@ log = logging.getLogger("pokerroom.worker")
 LEASE_TTL = 3.0  # seconds a lease lasts after its renewal (by the database's clock)
 RENEW_EVERY = 0.5  # seconds between renewals (and claims)
 MARGIN = 0.75  # seconds before its lease ends by its own clock that a worker stops dealing
+ROUND_BUDGET = 0.4  # seconds a round may spend claiming or handing over: renewals must go on
 
 
 class Host(Protocol):
@@ -80,7 +81,8 @@ class Worker:
         since = time.time() - self.config.protection_window
         for player, times in (await self.store.protection_uses(since)).items():
             self.protections.load(player, times)
-        await self._round()
+        while await self._round():  # its share claimed (or all it can) before it serves
+            pass
         self._task = asyncio.get_running_loop().create_task(self._leases(), name=f"leases of {self.name}")
 
     async def _leases(self) -> None:
@@ -91,8 +93,9 @@ class Worker:
             except Exception as e:  # the database is away: the leases run out by our own clock
                 log.warning("worker %s: renewing leases failed: %r", self.name, e)
 
-    async def _round(self) -> None:
-        """Renew, drop what was lost, claim up to the share."""
+    async def _round(self) -> bool:
+        """Renew, drop what was lost, claim up to the share; whether the round's time ran
+        out with more to claim."""
         started = time.monotonic()
         alive = await self.store.heartbeat(self.name, LEASE_TTL)
         held = await self.store.renew(self.name, LEASE_TTL)
@@ -101,21 +104,25 @@ class Worker:
             if runner.lost or held.get(name) != runner.epoch:
                 self._drop(name)
         if self.stopping:
-            return
+            return False
         share = fair_share(len(self.tables), alive)
-        if len(self.runners) > share:  # another worker came: one table to it each round
-            await self._hand_over()
-            return
+        self._mark_leaving(len(self.runners) - share)
+        if len(self.runners) > share:  # another worker came: the tables over the share go to it
+            await self._hand_over(started)
+            return False
         if len(self.runners) >= share:
-            return
+            return False
         for name in await self.store.claimable(list(self.tables), self.name):
             if len(self.runners) >= share:
                 break
+            if time.monotonic() - started > ROUND_BUDGET:
+                return True  # the next round claims more (with the workers alive counted again)
             if name in self.runners:
                 continue
             claim = await self.store.claim(self.name, name, LEASE_TTL)
             if claim is not None:
                 self._start(claim)
+        return False
 
     def _start(self, claim: Claim) -> None:
         runner = TableRunner(self.tables[claim.table], self.store, self.settings,
@@ -136,16 +143,35 @@ class Worker:
             runner.task.cancel()
         runner.refuse_queued()
 
-    async def _hand_over(self) -> None:
-        """Give up one table between hands (more than its share: a worker joined)."""
-        for name, runner in self.runners.items():
-            if runner.table.phase == IDLE and runner.paused is None:
+    def _mark_leaving(self, excess: int) -> None:
+        """Mark ``excess`` tables to be handed over (idle ones first): they deal no new hand
+        and go once the hand in play ends. Fewer over the share (a worker left again):
+        those marked too many deal on."""
+        if self.stopping:
+            return
+        leaving = [r for r in self.runners.values() if r.draining]
+        if len(leaving) > max(0, excess):
+            back = len(leaving) - max(0, excess)
+            for runner in sorted(leaving, key=lambda r: r.table.phase == IDLE)[:back]:
+                runner.draining = False
+        elif len(leaving) < excess:
+            staying = sorted((r for r in self.runners.values() if not r.draining),
+                             key=lambda r: r.table.phase != IDLE)
+            for runner in staying[: excess - len(leaving)]:
+                runner.draining = True
+
+    async def _hand_over(self, started: float) -> None:
+        """Give up the marked tables that are between hands (more than its share: a worker
+        joined), as many as the round's time allows; the others in later rounds."""
+        for name, runner in list(self.runners.items()):
+            if time.monotonic() - started > ROUND_BUDGET:
+                return
+            if runner.draining and runner.table.phase == IDLE and runner.paused is None:
                 epoch = runner.epoch
                 await runner.close()  # its last hand's result written first
                 self._drop(name, quiet=True)
                 await self.store.release(self.name, name, epoch)
                 log.info("worker %s: handed table %s over (epoch %s)", self.name, name, epoch)
-                return
 
     async def stop(self) -> None:
         """Let the hands being played end (up to ``drain`` seconds), then give every table

@@ -84,7 +84,7 @@ class TableRunner:
         self.epoch = 0  # the lease's epoch (0: no lease, no fence: a table of tests)
         self.lease_ok = lease_ok  # whether the worker's lease still holds (by its own clock)
         self.lost = False  # the lease went to another worker: this runner is done
-        self.draining = False  # its worker is stopping: no new hand is dealt
+        self.draining = False  # its worker is stopping or hands it over: no new hand is dealt
         self.closing = False  # the task ends after the step it is in (close)
         self.table = Table(config, protections=protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Viewer, p.TableCommand, Reply]] = deque()
@@ -245,10 +245,11 @@ class TableRunner:
         deadline = table.deadline
         if deadline is not None and now >= deadline:
             await self._publish(table.advance(now))
-        if table.phase == IDLE and self.next_hand_at is not None and now >= self.next_hand_at:
+        # draining (its worker is stopping, or hands the table over): no new hand, until told
+        # otherwise (the worker that came went away again)
+        due = self.next_hand_at is not None and now >= self.next_hand_at
+        if table.phase == IDLE and due and not self.draining:
             self.next_hand_at = None
-            if self.draining:  # its worker is stopping: no new hand
-                return
             if table.can_start():
                 await self._deal(now)
 
