@@ -270,9 +270,9 @@ def test_a_cluster_load_test_measures_each_part_and_leaves_nothing_behind():
     measured; its PostgreSQL schema dropped at the end."""
     database = os.environ.get("POKERROOM_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
     done = subprocess.run(
-        [sys.executable, "-m", "pokerroom.cli", "loadtest", "--gateways", "2", "--workers", "2", "--db", database,
-         "--tables", "4", "--players-per-table", "3", "--think", "0.05", "--duration", "4", "--warmup", "1",
-         "--seed", "3", "--json"],
+        [sys.executable, "-m", "pokerroom.cli", "loadtest", "--gateways", "2", "--workers", "2",
+         "--db", database, "--tables", "4", "--players-per-table", "3", "--think", "0.05",
+         "--duration", "4", "--warmup", "1", "--seed", "3", "--json"],
         capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout)
@@ -297,8 +297,10 @@ def test_a_cluster_load_test_measures_each_part_and_leaves_nothing_behind():
     assert report["schema"].startswith("loadtest_") and report["schema"] not in asyncio.run(schemas())
 
 
-@pytest.mark.parametrize("argv", [["--gateways", "2"], ["--workers", "2"], ["--db", "postgresql://x/y"],
-                                  ["--gateways", "2", "--workers", "2", "--url", "http://127.0.0.1:1"]])
+@pytest.mark.parametrize("argv", [
+    ["--gateways", "2"], ["--workers", "2"], ["--db", "postgresql://x/y"], ["--by-table"],
+    ["--gateways", "2", "--workers", "2", "--url", "http://127.0.0.1:1"],
+])
 def test_cluster_options_that_do_not_go_together_are_refused(argv):
     done = subprocess.run([sys.executable, "-m", "pokerroom.cli", "loadtest", *argv],
                           capture_output=True, text=True, timeout=60)

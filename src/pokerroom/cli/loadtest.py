@@ -38,6 +38,8 @@ def add(sub: Subparsers) -> None:
                    help="start a cluster of G gateways instead of one serve process (with --workers)")
     p.add_argument("--workers", type=int_in(1, 16), default=None, metavar="W",
                    help="and W table workers, a private nats-server, a PostgreSQL schema of its own")
+    p.add_argument("--by-table", action="store_true",
+                   help="with --gateways: each table's bots behind one gateway (affinity), not dealt in turn")
     p.add_argument("--db", default=None, metavar="URL",
                    help="the cluster's PostgreSQL (postgresql://postgres@127.0.0.1:5432/test)")
     p.add_argument("--seed", type=int, default=None, help="seed of the bots' decisions")
@@ -50,8 +52,8 @@ def _loadtest(args: argparse.Namespace) -> int:
         args.parser.error("--gateways and --workers go together")
     if args.gateways is not None and (args.url or args.baseline):
         args.parser.error("--gateways/--workers start a cluster: not with --url or --baseline")
-    if args.db is not None and args.gateways is None:
-        args.parser.error("--db is the cluster's database: give --gateways and --workers")
+    if (args.db is not None or args.by_table) and args.gateways is None:
+        args.parser.error("--db and --by-table are the cluster's: give --gateways and --workers")
     tune_gc()
     import signal
     from types import FrameType
@@ -76,7 +78,8 @@ def _loadtest(args: argparse.Namespace) -> int:
 
             report = run_cluster(args.tables, args.players_per_table, gateways=args.gateways,
                                  workers=args.workers, think=args.think, duration=args.duration,
-                                 database=args.db or CLUSTER_DATABASE, warmup=args.warmup, seed=args.seed)
+                                 database=args.db or CLUSTER_DATABASE, warmup=args.warmup, seed=args.seed,
+                                 by_table=args.by_table)
         else:
             report = run(args.tables, args.players_per_table, think=args.think, duration=args.duration,
                          url=args.url, warmup=args.warmup, baseline=args.baseline, seed=args.seed)

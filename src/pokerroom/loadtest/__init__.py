@@ -138,10 +138,12 @@ def run_cluster(
     warmup: float = 5.0,
     progress: bool = True,
     seed: int | None = None,
+    by_table: bool = False,
 ) -> Report:
     """The load test against a cluster on this machine: ``workers`` workers and ``gateways``
     gateways, a private nats-server, a schema of their own on ``database`` (dropped at the
-    end), the bots seeded into it and dealt to the gateways in turn."""
+    end), the bots seeded into it and dealt to the gateways in turn (``by_table``: each
+    table's bots to one gateway, the tables in turn)."""
     schema = f"loadtest_{secrets.token_hex(4)}"
     bots = tables * per_table
     with tempfile.TemporaryDirectory(prefix="pokerroom-load-") as tmp:
@@ -172,6 +174,7 @@ def run_cluster(
             report = run_loop(drive(
                 cluster.urls, tables, per_table, think=think, duration=duration, warmup=warmup,
                 server_pid=cluster.pids("g"), parts=parts, progress=progress, seed=seed, seeded=seeded,
+                by_table=by_table,
                 target=f"cluster of {gateways} gateways x {workers} workers",
                 on_abort=lambda: cluster.stop(kill=True)))
             interrupted = False

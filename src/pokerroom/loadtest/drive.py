@@ -37,6 +37,7 @@ async def drive(
     seeded: Seeded | None = None,
     on_abort: Callable[[], None] | None = None,
     parts: Parts | None = None,
+    by_table: bool = False,
 ) -> Report:
     """Connect ``tables * per_table`` bots, warm up, measure ``duration`` seconds. The bots
     use the ``seeded`` accounts (in order) when given, else register over HTTP.
@@ -45,7 +46,9 @@ async def drive(
     saturated server would take seconds to answer thousands of closing handshakes).
 
     Several ``url``s (the gateways of a cluster): the bots are dealt to them in turn, so the
-    players of one table sit behind different gateways. ``parts`` names the processes whose
+    players of one table sit behind different gateways; ``by_table``: a table's players
+    all behind the same gateway (the tables dealt in turn), as a room with gateway
+    affinity would place them. ``parts`` names the processes whose
     CPU is measured, by role ("server"; or "gateway", "worker", "nats", "postgres"), asked
     as the measurement starts; without it, ``server_pid``'s."""
     urls = [url] if isinstance(url, str) else list(url)
@@ -55,7 +58,7 @@ async def drive(
     tally, meter, gate = Tally(), Meter(), asyncio.Semaphore(concurrency)
     bots: list[LoadBot] = []
     tag = f"{rng.randrange(16**4):04x}"
-    for t in listed:
+    for k, t in enumerate(listed):
         meter.receivers[t["name"]] = min(per_table, int(t["seats"]))
         for index in range(meter.receivers[t["name"]]):
             kind = strategies[len(bots) % len(strategies)]
@@ -64,7 +67,8 @@ async def drive(
             if seeded is not None and n >= len(seeded.names):
                 raise RuntimeError(f"{len(seeded.names)} seeded accounts for more bots")
             name = seeded.names[n] if seeded is not None else f"lt{tag}{n:06d}"
-            bot = LoadBot(urls[n % len(urls)], name, t["name"], play, think=think, tally=tally,
+            gateway = urls[(k if by_table else n) % len(urls)]
+            bot = LoadBot(gateway, name, t["name"], play, think=think, tally=tally,
                           password=seeded.password if seeded is not None else None,
                           rng=random.Random(rng.random()), meter=meter, gate=gate)
             bot.token = seeded.tokens[n] if seeded is not None else ""

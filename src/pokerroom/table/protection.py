@@ -15,6 +15,7 @@ the caller's clock (the server's wall clock), as everywhere in the table layer.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 
 
@@ -53,10 +54,11 @@ class ProtectionLimit:
         self._uses.setdefault(player, []).append(now)
 
     def load(self, player: str, times: Iterable[float]) -> None:
-        """Add protections given earlier (read back from the room's database)."""
+        """Add protections given earlier or elsewhere (read back from the room's database).
+        A use known already is not counted twice: at each time, as many uses as the more
+        of what is known here and what was read (two tables may time him out at once)."""
         uses = self._uses.setdefault(player, [])
-        uses.extend(times)
-        uses.sort()
+        uses[:] = sorted((Counter(uses) | Counter(times)).elements())
 
     def __repr__(self) -> str:
         return f"ProtectionLimit(limit={self.limit}, window={self.window})"

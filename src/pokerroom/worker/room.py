@@ -3,14 +3,18 @@ on all-in protections (D7) that they share, and the leases that say which tables
 (store/leases.py). Clients reach the tables through the bus, never here; sessions and
 logins are the gateway's (gateway/sessions.py).
 
-Every second the worker renews its leases by the database's clock, drops the tables whose
-lease another worker claimed, and claims free or expired tables up to its share (the
-tables over the workers alive). A table it claims is taken over as of its last settled
-hand (``TableRunner.take_over``): the hand an old owner left unfinished is void and every
-player keeps his seat. A worker that cannot renew stops dealing and refuses commands
-when its lease would end by its own clock (``lease_ok``), before another can claim.
-Stopping, it lets the hands being played finish for up to ``drain`` seconds, then gives
-its tables up, so that the others claim them at once.
+Twice a second the worker renews its leases by the database's clock, drops the tables
+whose lease another worker claimed, and claims free or expired tables up to its share
+(the tables over the workers alive); over its share (a worker joined), it marks tables
+that deal no new hand and releases each once its hand ends. A round's claims and
+releases stop after ``ROUND_BUDGET`` (the next round renews first). A table it claims is
+taken over as of its last settled hand (``TableRunner.take_over``): the hand an old
+owner left unfinished is void and every player keeps his seat. A worker that cannot
+renew stops dealing and refuses commands when its lease would end by its own clock
+(``lease_ok``), before another can claim. Each round also reads the all-in protections
+(D7) given at the other workers' tables into the room's one limit. Stopping, it lets
+the hands being played finish for up to ``drain`` seconds, then gives its tables up, so
+that the others claim them at once.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ LEASE_TTL = 3.0  # seconds a lease lasts after its renewal (by the database's cl
 RENEW_EVERY = 0.5  # seconds between renewals (and claims)
 MARGIN = 0.75  # seconds before its lease ends by its own clock that a worker stops dealing
 ROUND_BUDGET = 0.4  # seconds a round may spend claiming or handing over: renewals must go on
+PROTECTIONS_OVERLAP = 10.0  # seconds each reading of the others' protections goes back (late commits, clocks)
 
 
 class Host(Protocol):
@@ -62,8 +67,10 @@ class Worker:
         self.drain = drain
         self.settings = Settings.of(config)
         self.tables = {t.name: t for t in config.tables}
-        # D7: ONE limit on all-in protections for every table of the worker (loaded at start)
+        # D7: ONE limit on all-in protections for every table of the room: this worker's
+        # tables share it, and the others' uses are read into it every round
         self.protections = ProtectionLimit(config.max_protections, config.protection_window)
+        self._protections_read = 0.0  # when the protections given in the room were last read
         self.runners: dict[str, TableRunner] = {}
         self._valid_until = 0.0  # by time.monotonic(): when its leases end, as far as it knows
         self._task: asyncio.Task[None] | None = None
@@ -78,9 +85,8 @@ class Worker:
         # a table the room no longer has (renamed, removed from the config): its seats' chips
         # go back to their owners' balances
         await self.store.return_seats_elsewhere(list(self.tables))
-        since = time.time() - self.config.protection_window
-        for player, times in (await self.store.protection_uses(since)).items():
-            self.protections.load(player, times)
+        self._protections_read = time.time() - self.config.protection_window
+        await self._read_protections()
         while await self._round():  # its share claimed (or all it can) before it serves
             pass
         self._task = asyncio.get_running_loop().create_task(self._leases(), name=f"leases of {self.name}")
@@ -90,8 +96,21 @@ class Worker:
             await asyncio.sleep(RENEW_EVERY)
             try:
                 await self._round()
+                await self._read_protections()
             except Exception as e:  # the database is away: the leases run out by our own clock
                 log.warning("worker %s: renewing leases failed: %r", self.name, e)
+
+    async def _read_protections(self) -> None:
+        """The protections (D7) given at any worker's tables since the last reading: the
+        room's limit is one count across its tables, and a player may sit at tables of
+        several workers. Each reading goes back ``PROTECTIONS_OVERLAP`` seconds (a use
+        read twice counts once), so another worker's protection counts here within a
+        round of being written."""
+        now = time.time()
+        given = await self.store.protection_uses(self._protections_read - PROTECTIONS_OVERLAP)
+        for player, times in given.items():
+            self.protections.load(player, times)
+        self._protections_read = now  # once read: a failed reading is made again
 
     async def _round(self) -> bool:
         """Renew, drop what was lost, claim up to the share; whether the round's time ran
