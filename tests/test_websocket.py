@@ -510,6 +510,25 @@ def test_server_keepalive_pings_are_answered_and_the_connection_stays() -> None:
     asyncio.run(main())
 
 
+def test_a_peer_that_speaks_is_not_pinged_and_pings_resume_when_it_stops() -> None:
+    """A message from the peer within the interval shows it alive: no ping then (a room's
+    players send commands; thousands of needless pings cost writes). Silent again, it is
+    pinged again."""
+
+    async def main() -> None:
+        async with echo_server(ping_interval=0.05, ping_timeout=2.0) as hub, websockets_client(hub.url) as ws:
+            proto = await hub.next()
+            for _ in range(30):  # 0.3 s of messages, one every 10 ms: six intervals
+                await ws.send("here")
+                assert await asyncio.wait_for(ws.recv(), WAIT) == "here"
+                await asyncio.sleep(0.01)
+            assert proto.pings_sent == 0
+            await until(lambda: proto.pings_sent >= 3, "pings once it is silent")
+            assert proto.state == w.OPEN
+
+    asyncio.run(main())
+
+
 def test_a_peer_that_never_answers_pings_is_dropped() -> None:
     async def main() -> None:
         async with echo_server(ping_interval=0.05, ping_timeout=0.1) as hub, \

@@ -59,6 +59,8 @@ class NatsTransport:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._starting: set[asyncio.Task[Any]] = set()  # subscriptions being made
         self._subscribed = False  # one was asked for since the last round trip (ready)
+        # made in its loop (connect); kept, as asking for it costs a getpid call on Python 3.11
+        self._loop = asyncio.get_running_loop()
 
     @classmethod
     async def connect(cls, url: str, name: str) -> NatsTransport:
@@ -84,7 +86,7 @@ class NatsTransport:
         """Out in the order queued: a request's answer after what its handling published."""
         self._out.append((subject, data))
         if self._sender is None or self._sender.done():
-            self._sender = asyncio.get_running_loop().create_task(self._send())
+            self._sender = self._loop.create_task(self._send())
 
     async def _send(self) -> None:
         out, client = self._out, self.client
@@ -187,7 +189,7 @@ class NatsTransport:
                 await self.client.flush(timeout=5)
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+        task = self._loop.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -371,7 +371,7 @@ class RoomSocketBase(w.ServerProtocol):
         conn.send(answer)
         self._busy = False
         if not self._pumping and self._inbox:
-            asyncio.get_running_loop().call_soon(self._pump)
+            self._running_loop().call_soon(self._pump)
 
 
 def _explain(error: ValidationError) -> str:

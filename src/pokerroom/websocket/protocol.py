@@ -55,6 +55,8 @@ class WebSocketProtocol(asyncio.Protocol):
         self.close_reason = ""
         self._timer: asyncio.TimerHandle | None = None  # the next ping, or the pong's deadline
         self._awaiting_pong = False
+        self._heard = False  # a message came since the last keepalive: no ping needed then
+        self._loop: asyncio.AbstractEventLoop | None = None  # (asking for it costs a system call)
         self._closed: asyncio.Future[None] | None = None
         self._out: list[bytes] | None = None  # frames to write at the end of the loop's turn
         self._head = b""  # the opening handshake, as it arrives
@@ -105,9 +107,16 @@ class WebSocketProtocol(asyncio.Protocol):
         out = self._out
         if out is None:
             self._out = [data]
-            asyncio.get_running_loop().call_soon(self._flush)
+            self._running_loop().call_soon(self._flush)
         else:
             out.append(data)
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop it runs on, asked once (on Python 3.11 each asking is a getpid call)."""
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def _flush(self) -> None:
         out, self._out = self._out, None
@@ -212,9 +221,11 @@ class WebSocketProtocol(asyncio.Protocol):
             if self.state is CLOSED:
                 return
             if opcode == TEXT:
+                self._heard = True
                 if self.state is OPEN:
                     self.on_text(payload)
             elif opcode == BINARY:
+                self._heard = True
                 if self.state is OPEN:
                     self.on_binary(payload)
             elif opcode == PING:
@@ -287,7 +298,7 @@ class WebSocketProtocol(asyncio.Protocol):
     def _set_timer(self, delay: float, callback: Any) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_later(delay, callback)
+        self._timer = self._running_loop().call_later(delay, callback)
 
     def _schedule_ping(self) -> None:
         if self.ping_interval is None or self.state is not OPEN:
@@ -297,6 +308,10 @@ class WebSocketProtocol(asyncio.Protocol):
     def _send_ping(self) -> None:
         self._timer = None
         if self.state is not OPEN:
+            return
+        if self._heard:  # the peer spoke within the interval: alive, no ping this time
+            self._heard = False
+            self._schedule_ping()
             return
         self.ping(secrets.token_bytes(4))
         if self.ping_timeout is not None:
