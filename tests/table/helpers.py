@@ -50,6 +50,16 @@ def fold_round(table: Table, now: float = 0.0) -> list[object]:
     return out
 
 
+def check_or_fold_out(t: Table, now: float = 0.0) -> list[object]:
+    """Everyone checks when free, else folds, until the hand is over."""
+    out: list[object] = []
+    while t.phase == PLAYING:
+        assert t.hand is not None and t.actor is not None
+        verb = "check" if t.hand.legal_actions().check else "fold"
+        out += t.act(t.seats[t.actor].player, verb, now=now)
+    return out
+
+
 def started(events: Iterable[object]) -> HandStarted:
     (hs,) = [e for e in events if type(e) is HandStarted]
     return hs
