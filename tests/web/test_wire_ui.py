@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.helpers import Server
+from tests.server.helpers import Server, serving
 from tests.web.helpers import CHROMIUM, Player, play_hand
 
 SHOTS = Path("/tmp/wire-shots")
@@ -71,12 +71,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     path = tmp_path_factory.mktemp("room")
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
     server.config.write_text(server.config.read_text().replace("pause = 0.05", "pause = 8.0") + MIXED)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 def shoot(p: Player, tmp_path: Path, name: str) -> None:
