@@ -76,6 +76,17 @@ def seat_of(p: Player, table: str, name: str) -> int:
     )
 
 
+def shown_to(viewers: tuple[Player, ...], name: str, cards: list[str]) -> None:
+    """Each of ``viewers`` sees both of ``name``'s cards at the NL table, and they are ``cards``."""
+    for p in viewers:
+        expect(
+            p.table("NL")
+            .locator(".seat", has=p.page.locator(f".name:text-is('{name}')"))
+            .locator(".hole .card[data-card]")
+        ).to_have_count(2)
+        assert p.seat_cards("NL", name) == cards
+
+
 def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
     browser: Browser, room: Server, tmp_path: Path
 ) -> None:
@@ -143,13 +154,7 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         expect(reveal.locator("button[data-show=all]")).to_have_count(0)
         reveal.locator("button[data-show='1']").click()
         expect(reveal).to_be_hidden()
-        for p in (carol, boris):
-            expect(
-                p.table("NL")
-                .locator(".seat", has=p.page.locator(".name:text-is('ann')"))
-                .locator(".hole .card[data-card]")
-            ).to_have_count(2)
-            assert p.seat_cards("NL", "ann") == cards
+        shown_to((carol, boris), "ann", cards)
         shows = boris.table("NL").locator(".feed li", has_text=re.compile(r"^ann показывает "))
         expect(shows).to_have_count(2)
 
@@ -157,13 +162,7 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         mine = boris.table("NL").locator(".reveal button[data-show=all]")
         expect(mine).to_have_text("Показать карты")
         mine.click()
-        for p in (ann, carol):
-            expect(
-                p.table("NL")
-                .locator(".seat", has=p.page.locator(".name:text-is('boris')"))
-                .locator(".hole .card[data-card]")
-            ).to_have_count(2)
-            assert p.seat_cards("NL", "boris") == theirs
+        shown_to((ann, carol), "boris", theirs)
         carol.shoot(tmp_path, "revealed-observer.png", publish=False)
 
         # the previous hand shows them, marked as shown after the hand
