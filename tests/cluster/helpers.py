@@ -20,7 +20,7 @@ import httpx
 
 from pokerroom.bots import Bot, Tally, crowd
 from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
-from tests.server.helpers.servers import free_port
+from tests.server.helpers.servers import free_port, tracebacks, wait_healthy, wait_or_kill
 
 DATABASE = os.environ.get("POKERROOM_TEST_DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -103,19 +103,10 @@ class Proc:
         return self
 
     def wait_ready(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise AssertionError(f"{self.name} exited: {self.log.read_text()[-3000:]}")
-            try:
-                r = httpx.get(f"{self.http}/healthz", timeout=1.0)
-                if r.status_code == 200 and r.json()["tables"] == len(self.cluster.tables):
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"{self.name} did not become ready: {self.log.read_text()[-3000:]}")
+        assert self.process is not None
+        tables = len(self.cluster.tables)
+        wait_healthy(self.process, self.log, self.http, self.name, timeout,
+                     lambda r: r.status_code == 200 and r.json()["tables"] == tables)
 
     def signal(self, sig: signal.Signals) -> None:
         assert self.process is not None
@@ -126,15 +117,10 @@ class Proc:
             return
         self.process.send_signal(signal.SIGCONT)
         self.process.terminate()
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process, timeout)
 
     def errors(self) -> str:
-        text = self.log.read_text() if self.log.exists() else ""
-        return text if "Traceback" in text else ""
+        return tracebacks(self.log)
 
 
 class Cluster:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pokerroom.core.cards import FULL_DECK, Card, parse_cards
+from pokerroom.core.events import Mucked, Shown
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
 
@@ -86,3 +87,14 @@ def show_all(hand: Hand) -> None:
 
 def events_of(hand: Hand, kind: type) -> list:
     return [e for e in hand.events if type(e) is kind]
+
+
+def showdown_log(hand: Hand) -> list[tuple[str, int, bool | None]]:
+    """The showdown in order: ('shown', player, forced) and ('mucked', player, None)."""
+    log: list[tuple[str, int, bool | None]] = []
+    for e in hand.events:
+        if type(e) is Shown:
+            log.append(("shown", e.player, e.forced))
+        elif type(e) is Mucked:
+            log.append(("mucked", e.player, None))
+    return log

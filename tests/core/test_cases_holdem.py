@@ -18,7 +18,6 @@ import pytest
 from pokerroom.core.cards import parse_cards
 from pokerroom.core.events import (
     BoardDealt,
-    Mucked,
     PotAwarded,
     Shown,
     StreetEnded,
@@ -26,7 +25,7 @@ from pokerroom.core.events import (
 )
 from pokerroom.core.hand import Hand, IllegalAction
 from pokerroom.core.structures import Game
-from tests.core.helpers import NL12, check_down, deal, events_of, play, show_all, stacked_deck
+from tests.core.helpers import NL12, check_down, deal, events_of, play, show_all, showdown_log, stacked_deck
 
 # --- helpers (stacked decks and scripted play: helpers.py) ---------------------------
 
@@ -59,17 +58,6 @@ def may_only_call_or_fold(hand: Hand, player: int, call: int) -> None:
 def awards(hand: Hand) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
     """(pot index, amount, winners, shares) in the order the pots were awarded."""
     return [(a.pot, a.amount, a.winners, a.shares) for a in events_of(hand, PotAwarded)]
-
-
-def showdown_log(hand: Hand) -> list[tuple[str, int, bool | None]]:
-    """The showdown in order: ('shown', player, forced) and ('mucked', player, None)."""
-    log: list[tuple[str, int, bool | None]] = []
-    for e in hand.events:
-        if type(e) is Shown:
-            log.append(("shown", e.player, e.forced))
-        elif type(e) is Mucked:
-            log.append(("mucked", e.player, None))
-    return log
 
 
 # --- A. Blinds and seating -----------------------------------------------------------------

@@ -69,11 +69,11 @@ from typing import Any
 import pytest
 
 from pokerroom.core.cards import FULL_DECK
-from pokerroom.core.events import Acted, Event, PotAwarded
+from pokerroom.core.events import Acted, PotAwarded
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.pots import split
 from pokerroom.core.structures import Game
-from tests.oracles.differential import Mismatch, assert_chunk
+from tests.oracles.differential import Mismatch, assert_chunk, nobody_acts_again, odd_chip_pots
 from tests.oracles.differential import play_chunk as play_seeded_chunk
 from tests.oracles.pokerkit import DECK, PKHand, deal_from_deck
 
@@ -315,16 +315,6 @@ def incomplete_all_in_completion(setup: Setup, round_: Round) -> bool:
     return setup.structure == "FL" and round_.level > round_.full_level
 
 
-def odd_chip_pots(events: list[Event]) -> list[PotAwarded]:
-    """D5 / RULE-CASES case 32: the pots split with odd chips.
-
-    We give one odd chip to each winner in turn from the first seat left of the button,
-    pot by pot. PokerKit gives a pot's whole remainder to its lowest-index winner, and
-    first merges pots that end up with the same players in them (losers' hands are
-    killed), so it may split evenly what we split as two pots with odd chips."""
-    return [e for e in events if type(e) is PotAwarded and e.amount % len(e.winners)]
-
-
 def assert_odd_chips(
     ours: list[int], theirs: list[int], pots: list[PotAwarded], fail: Callable[[str], Mismatch]
 ) -> None:
@@ -387,30 +377,6 @@ def assert_pot_limit_short_blind(
         raise fail(f"case 20: ours {(ours.min_to, ours.max_to)}, pokerkit {theirs_range}; by the rule "
                    f"(blinds short by {missing}) minimums {lows}, maximums {want_ours} and {want_theirs}")
     return max(lows), want_theirs
-
-
-def nobody_acts_again(hand: Hand, pk: PKHand) -> bool:
-    """RULE-CASES case 30 / H12-H13 ("nobody acts again"): every other live player is all-in
-    or covered (cannot put in more than the current bet) and the player still to act has
-    already matched the bet.
-
-    We ask for no decision and run the board out (the short small blind heads-up who calls
-    all-in: the big blind gets his excess back and nobody acts again); PokerKit waits for
-    that player with a check as the only option (no fold, no raise). True exactly when
-    PokerKit's actor can only check, our hand has no betting decision pending, and every
-    other live player in PokerKit's state is all-in or covered."""
-    p = pk.actor()
-    if p is None or (hand.phase == BETTING and hand.actor is not None):
-        return False
-    theirs = pk.legal()
-    if theirs["fold"] or theirs["call_amount"] or theirs["raise_min_to"] is not None:
-        return False
-    state = pk.state
-    level = max(state.bets)
-    return all(
-        state.stacks[q] == 0 or state.stacks[q] + state.bets[q] <= level
-        for q in range(len(state.stacks)) if q != p and state.statuses[q]
-    )
 
 
 # ----------------------------------------------------------- the betting round, tracked

@@ -73,7 +73,7 @@ from pokerroom.core.evaluator import evaluate_ints
 from pokerroom.core.events import Acted, BoardDealt, Event, HoleDealt, PotAwarded, Reshuffled
 from pokerroom.core.hand import BETTING, Hand, Legal
 from pokerroom.core.structures import Game
-from tests.oracles.differential import Mismatch, assert_chunk
+from tests.oracles.differential import Mismatch, assert_chunk, nobody_acts_again, odd_chip_pots
 from tests.oracles.differential import play_chunk as play_seeded_chunk
 from tests.oracles.pokerkit import DECK, PKStudHand, StudDealMismatch
 
@@ -319,15 +319,6 @@ def card_shortage(events: tuple[Event, ...]) -> bool:
     return any(type(e) is Reshuffled or type(e) is BoardDealt for e in events)
 
 
-def odd_chip_pots(events: list[Event]) -> list[PotAwarded]:
-    """D5 / RULE-CASES case 45 (quirk S6): the pots split with a remainder.
-
-    We give the odd chips to the winner(s) holding the highest card by suit among the five
-    cards played (TDA 20-B); PokerKit gives a pot's whole remainder to its lowest-index
-    winner (and may merge pots that end with the same players before splitting)."""
-    return [e for e in events if type(e) is PotAwarded and e.amount % len(e.winners)]
-
-
 def top_played_card(hand: Hand, p: int) -> tuple[int, bool]:
     """D5: the highest card (by rank, then suit) among the five cards player p plays, and
     whether that depends on which of several equally good fives he plays.
@@ -363,29 +354,6 @@ def assert_odd_chips(
         abs(a - b) > s for a, b, s in zip(ours, theirs, slack, strict=True)
     )):
         raise fail(f"final stacks (odd chips allowed {slack}): ours {ours}, pokerkit {theirs}")
-
-
-def nobody_acts_again(hand: Hand, pk: PKStudHand) -> bool:
-    """RULE-CASES case 30 / H12-H13 ("nobody acts again"), in stud: every other live player
-    is all in or covered (cannot put in more than the current bet) and the player still to
-    act has already matched the bet.
-
-    We ask for no decision and deal the hand out; PokerKit waits for that player with a
-    check as the only option. True exactly when PokerKit's actor can only check, our hand
-    has no betting decision pending, and every other live player in PokerKit's state is all
-    in or covered."""
-    p = pk.actor()
-    if p is None or (hand.phase == BETTING and hand.actor is not None):
-        return False
-    theirs = pk.legal()
-    if theirs["fold"] or theirs["call_amount"] or theirs["bring_in"] or theirs["raise_min_to"] is not None:
-        return False
-    state = pk.state
-    level = max(state.bets)
-    return all(
-        state.stacks[q] == 0 or state.stacks[q] + state.bets[q] <= level
-        for q in range(len(state.stacks)) if q != p and state.statuses[q]
-    )
 
 
 # ----------------------------------------------------------- our engine on its own

@@ -27,11 +27,9 @@ from pokerroom.core.events import (
     Acted,
     BoardDealt,
     HoleDealt,
-    Mucked,
     Posted,
     PotAwarded,
     Reshuffled,
-    Shown,
     StreetEnded,
     UncalledReturned,
 )
@@ -40,6 +38,7 @@ from pokerroom.core.pots import Pot
 from pokerroom.core.structures import Game, GameError
 from pokerroom.core.stud import board_rank, bring_in_player, opener
 from pokerroom.core.views import view
+from tests.core.helpers import showdown_log
 
 FL10 = Game.stud(10, 20, ante=1, bring_in=3)
 
@@ -181,17 +180,6 @@ def play_street(
 def show_all(hand: Hand) -> None:
     while hand.phase == "showdown" and hand.actor is not None:
         hand.show()
-
-
-def showdown_log(hand: Hand) -> list[tuple[str, int, bool | None]]:
-    """The showdown in order: ('shown', player, forced) and ('mucked', player, None)."""
-    log: list[tuple[str, int, bool | None]] = []
-    for e in hand.events:
-        if type(e) is Shown:
-            log.append(("shown", e.player, e.forced))
-        elif type(e) is Mucked:
-            log.append(("mucked", e.player, None))
-    return log
 
 
 def won(hand: Hand) -> dict[int, int]:

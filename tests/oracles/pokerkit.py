@@ -172,7 +172,70 @@ def _game_classes() -> dict[str, Any]:
     return {"NL": pk.NoLimitTexasHoldem, "PL": pot_limit, "FL": pk.FixedLimitTexasHoldem}
 
 
-class PKHand:
+class _PKDriven:
+    """What PKHand and PKStudHand share: the dealer's work done until a player must act
+    (``_advance``, the cards from the subclass's ``_burn``, ``_hole_card`` and
+    ``_board_cards``), and the betting decisions left to the caller."""
+
+    state: Any
+    _street: int
+
+    def _burn(self) -> None:
+        self.state.burn_card("??")
+
+    def _hole_card(self, i: int) -> str:
+        raise NotImplementedError
+
+    def _board_cards(self) -> str:
+        raise NotImplementedError
+
+    def _advance(self) -> None:
+        """Do the dealer's work until a player must act or the hand is over."""
+        s = self.state
+        while s.status and s.actor_index is None:
+            if s.street_index is not None:
+                self._street = s.street_index
+            if s.can_burn_card("??"):
+                self._burn()
+            elif s.can_deal_hole():
+                i = s.hole_dealee_index
+                s.deal_hole(self._hole_card(i), i)
+            elif s.can_deal_board():
+                s.deal_board(self._board_cards())
+            else:
+                raise RuntimeError(f"PokerKit waits for an unexpected operation: {s}")
+        if s.street_index is not None:
+            self._street = s.street_index
+
+    def actor(self) -> int | None:
+        """Index of the player to act; None when no betting decision is pending."""
+        return self.state.actor_index  # type: ignore[no-any-return]
+
+    def fold(self) -> None:
+        self.state.fold()
+        self._advance()
+
+    def check_call(self) -> None:
+        self.state.check_or_call()
+        self._advance()
+
+    def raise_to(self, amount: int) -> None:
+        """Complete, bet or raise to ``amount`` (the actor's total bet this street)."""
+        self.state.complete_bet_or_raise_to(amount)
+        self._advance()
+
+    def street(self) -> int:
+        """The current street (0: the first; see the class), or the last one reached once done."""
+        return self._street
+
+    def done(self) -> bool:
+        return not self.state.status
+
+    def stacks(self) -> list[int]:
+        return list(self.state.stacks)
+
+
+class PKHand(_PKDriven):
     """One hold'em hand played by PokerKit; only betting decisions are left to the caller.
 
     Players are in PHH order: 0 = small blind ... last = button; heads-up 0 = big
@@ -180,7 +243,7 @@ class PKHand:
     (PokerKit swaps them heads-up). ``antes`` is one ante for everybody.
     ``hole_cards`` like ``['AcKd', ...]``; ``board`` like ``'QsJh2d5c9h'``, dealt
     flop/turn/river as they are reached. Antes, blinds, burns, dealing, showdown
-    and pushing/pulling chips happen automatically.
+    and pushing/pulling chips happen automatically. ``street()``: 0 preflop .. 3 river.
 
     >>> h = PKHand('NL', [200, 200], (1, 2), 0, None, None, 2, ['AcAd', 'KcKd'], '2s3s4s5h9h')
     >>> legal = h.legal()
@@ -219,29 +282,13 @@ class PKHand:
         self._street = 0
         self._advance()
 
-    def _advance(self) -> None:
-        """Do the dealer's work until a player must act or the hand is over."""
-        s = self.state
-        while s.status and s.actor_index is None:
-            if s.street_index is not None:
-                self._street = s.street_index
-            if s.can_burn_card("??"):
-                s.burn_card("??")
-            elif s.can_deal_hole():
-                i = s.hole_dealee_index
-                s.deal_hole(self._holes[i], i)
-            elif s.can_deal_board():
-                k = s.board_dealing_count
-                cards, self._board = self._board[:k], self._board[k:]
-                s.deal_board("".join(cards))
-            else:
-                raise RuntimeError(f"PokerKit waits for an unexpected operation: {s}")
-        if s.street_index is not None:
-            self._street = s.street_index
+    def _hole_card(self, i: int) -> str:
+        return self._holes[i]
 
-    def actor(self) -> int | None:
-        """Index of the player to act; None when no betting decision is pending."""
-        return self.state.actor_index  # type: ignore[no-any-return]
+    def _board_cards(self) -> str:
+        k = self.state.board_dealing_count
+        cards, self._board = self._board[:k], self._board[k:]
+        return "".join(cards)
 
     def legal(self) -> dict[str, Any]:
         """fold, check_call (bools), call_amount, raise_min_to / raise_max_to (or None)."""
@@ -257,28 +304,6 @@ class PKHand:
             "raise_max_to": s.max_completion_betting_or_raising_to_amount,
         }
 
-    def fold(self) -> None:
-        self.state.fold()
-        self._advance()
-
-    def check_call(self) -> None:
-        self.state.check_or_call()
-        self._advance()
-
-    def raise_to(self, amount: int) -> None:
-        self.state.complete_bet_or_raise_to(amount)
-        self._advance()
-
-    def street(self) -> int:
-        """0 preflop .. 3 river: the current street, or the last one reached once done."""
-        return self._street
-
-    def done(self) -> bool:
-        return not self.state.status
-
-    def stacks(self) -> list[int]:
-        return list(self.state.stacks)
-
 
 def deal_from_deck(order: Sequence[str], players: int) -> tuple[list[str], str]:
     """Hole cards and board from a deck order, dealt as a dealer would: one card at
@@ -289,6 +314,27 @@ def deal_from_deck(order: Sequence[str], players: int) -> tuple[list[str], str]:
     b = 2 * players
     board = order[b + 1] + order[b + 2] + order[b + 3] + order[b + 5] + order[b + 7]
     return holes, board
+
+
+def _play_randomly(hand: PKHand | PKStudHand, rng: random.Random) -> None:
+    """Play ``hand`` to its end by the random policy ``simulate`` and ``simulate_stud``
+    describe (the bring-in is stud's only)."""
+    while hand.actor() is not None:
+        legal = hand.legal()
+        kinds = ["fold"] if legal["call_amount"] > 0 else []
+        kinds.append("bring_in" if legal.get("bring_in") else "check_call")
+        if legal["raise_min_to"] is not None:
+            kinds.append("raise")
+        kind = rng.choice(kinds)
+        if kind == "fold":
+            hand.fold()
+        elif kind == "bring_in":
+            assert isinstance(hand, PKStudHand)
+            hand.bring_in()
+        elif kind == "check_call":
+            hand.check_call()
+        else:
+            hand.raise_to(rng.randint(legal["raise_min_to"], legal["raise_max_to"]))
 
 
 def simulate(
@@ -322,19 +368,7 @@ def simulate(
         rng.shuffle(order)
         holes, board = deal_from_deck(order, players)
         hand = PKHand("NL", [stack] * players, blinds, 0, None, None, blinds[1], holes, board)
-        while hand.actor() is not None:
-            legal = hand.legal()
-            kinds = ["fold"] if legal["call_amount"] > 0 else []
-            kinds.append("check_call")
-            if legal["raise_min_to"] is not None:
-                kinds.append("raise")
-            kind = rng.choice(kinds)
-            if kind == "fold":
-                hand.fold()
-            elif kind == "check_call":
-                hand.check_call()
-            else:
-                hand.raise_to(rng.randint(legal["raise_min_to"], legal["raise_max_to"]))
+        _play_randomly(hand, rng)
         if sum(hand.stacks()) != stack * players:
             raise AssertionError("PokerKit lost or made chips")
     return n_hands
@@ -349,7 +383,7 @@ class StudDealMismatch(RuntimeError):
     street (D4 would reshuffle the burns there)."""
 
 
-class PKStudHand:
+class PKStudHand(_PKDriven):
     """One fixed-limit seven card stud hand played by PokerKit, decision by decision.
 
     Players are in PHH order: 0 sits left of the dealer and is dealt first.
@@ -360,7 +394,7 @@ class PKStudHand:
     PokerKit turns one on 7th street (eight players there, quirk S7). Antes, bet
     collection, burns, dealing, showdown and pushing/pulling chips are automatic;
     the bring-in is a decision of the lowest up card (``bring_in()`` or complete
-    with ``raise_to(small_bet)``).
+    with ``raise_to(small_bet)``). ``street()``: 0 third street .. 4 seventh.
 
     >>> cards = [['Ac', 'Ad', '9s'], ['Kc', 'Kd', '2c'], ['Qc', 'Qd', '5h']]
     >>> h = PKStudHand([100, 100, 100], 1, 3, 10, 20, cards)
@@ -372,12 +406,10 @@ class PKStudHand:
     (True, 0, [99, 102, 99])
     """
 
-    state: Any
     _holes: list[deque[str]]
     _board: deque[str]
     _order: list[str] | None
     _next: int
-    _street: int
 
     def __init__(
         self,
@@ -453,7 +485,7 @@ class PKStudHand:
                     f"and {live} players (rule D4 reshuffles the burns; not modelled)"
                 )
             self._draw()
-        s.burn_card("??")
+        super()._burn()
 
     def _hole_card(self, i: int) -> str:
         if self._order is not None:
@@ -466,7 +498,7 @@ class PKStudHand:
             )
         return self._holes[i].popleft()
 
-    def _board_card(self) -> str:
+    def _board_cards(self) -> str:
         if self._order is not None:
             return self._draw()
         if not self._board:
@@ -474,28 +506,6 @@ class PKStudHand:
                 "PokerKit turns a community card on 7th street but the caller's deal has none"
             )
         return self._board.popleft()
-
-    def _advance(self) -> None:
-        """Do the dealer's work until a player must act or the hand is over."""
-        s = self.state
-        while s.status and s.actor_index is None:
-            if s.street_index is not None:
-                self._street = s.street_index
-            if s.can_burn_card("??"):
-                self._burn()
-            elif s.can_deal_hole():
-                i = s.hole_dealee_index
-                s.deal_hole(self._hole_card(i), i)
-            elif s.can_deal_board():
-                s.deal_board(self._board_card())
-            else:
-                raise RuntimeError(f"PokerKit waits for an unexpected operation: {s}")
-        if s.street_index is not None:
-            self._street = s.street_index
-
-    def actor(self) -> int | None:
-        """Index of the player to act; None when no betting decision is pending."""
-        return self.state.actor_index  # type: ignore[no-any-return]
 
     def legal(self) -> dict[str, Any]:
         """fold, check_call, bring_in (bools), call_amount, raise_min_to / raise_max_to
@@ -515,32 +525,9 @@ class PKStudHand:
             "raise_max_to": s.max_completion_betting_or_raising_to_amount,
         }
 
-    def fold(self) -> None:
-        self.state.fold()
-        self._advance()
-
-    def check_call(self) -> None:
-        self.state.check_or_call()
-        self._advance()
-
     def bring_in(self) -> None:
         self.state.post_bring_in()
         self._advance()
-
-    def raise_to(self, amount: int) -> None:
-        """Complete, bet or raise to ``amount`` (the actor's total bet this street)."""
-        self.state.complete_bet_or_raise_to(amount)
-        self._advance()
-
-    def street(self) -> int:
-        """0 third street .. 4 seventh: the current street, or the last one reached once done."""
-        return self._street
-
-    def done(self) -> bool:
-        return not self.state.status
-
-    def stacks(self) -> list[int]:
-        return list(self.state.stacks)
 
 
 def simulate_stud(
@@ -585,21 +572,7 @@ def simulate_stud(
         order = list(DECK)
         rng.shuffle(order)
         hand = PKStudHand.from_deck([stack] * players, ante, bring_in, small_bet, big_bet, order)
-        while hand.actor() is not None:
-            legal = hand.legal()
-            kinds = ["fold"] if legal["call_amount"] > 0 else []
-            kinds.append("bring_in" if legal["bring_in"] else "check_call")
-            if legal["raise_min_to"] is not None:
-                kinds.append("raise")
-            kind = rng.choice(kinds)
-            if kind == "fold":
-                hand.fold()
-            elif kind == "bring_in":
-                hand.bring_in()
-            elif kind == "check_call":
-                hand.check_call()
-            else:
-                hand.raise_to(rng.randint(legal["raise_min_to"], legal["raise_max_to"]))
+        _play_randomly(hand, rng)
         if not hand.done() or sum(hand.stacks()) != stack * players:
             raise AssertionError("PokerKit lost or made chips")
     return n_hands

@@ -18,13 +18,12 @@ import httpx
 import pytest
 import websockets
 
-from pokerroom.store import Store
 from tests.rooms import NO_BANK, SIX, room, table
 from tests.server.helpers import (
     PASSWORD,
     Player,
     Server,
-    audit,
+    audit_of,
     bearer,
     free_port,
     me,
@@ -626,11 +625,8 @@ async def websocket_bad_input(server: Server) -> Tally:
     finally:
         for p in players:
             await p.close()
-    store = Store(*server.database)
-    try:
-        assert await audit(store) == {"balances": 50_000, "seats": 0, "granted": 50_000, "ledger_sum": 0}
-    finally:
-        await store.close()
+    totals = await audit_of(server.database)
+    assert totals == {"balances": 50_000, "seats": 0, "granted": 50_000, "ledger_sum": 0}
     return tally
 
 

@@ -24,6 +24,7 @@ from tests.server.helpers import (
     Player,
     Server,
     audit,
+    audit_of,
     bearer,
     me,
     passive,
@@ -226,11 +227,8 @@ async def check_after_restart(
     finally:
         for p in players.values():
             await p.close()
-    store = Store(*server.database)
-    try:
-        assert await audit(store) == {"balances": 30_000, "seats": 0, "granted": 30_000, "ledger_sum": 0}
-    finally:
-        await store.close()
+    totals = await audit_of(server.database)
+    assert totals == {"balances": 30_000, "seats": 0, "granted": 30_000, "ledger_sum": 0}
 
 
 def test_sigkills_at_random_moments_lose_no_chip(tmp_path: Path, database: tuple[str, str | None]) -> None:

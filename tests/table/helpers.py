@@ -50,6 +50,29 @@ def fold_round(table: Table, now: float = 0.0) -> list[object]:
     return out
 
 
+def away_for(table: Table, player: str, hands: int, wait_for_big_blind: bool) -> None:
+    """A hand from button 1 folded round, then ``player`` sits out for ``hands`` hands
+    (each folded round) and sits back in, waiting for the big blind or not."""
+    start(table, button=1)
+    fold_round(table)
+    table.sit_out(player)
+    for _ in range(hands):
+        start(table)
+        fold_round(table)
+    table.sit_in(player)
+    table.set_options(player, wait_for_big_blind=wait_for_big_blind)
+
+
+def check_or_fold_out(t: Table, now: float = 0.0) -> list[object]:
+    """Everyone checks when free, else folds, until the hand is over."""
+    out: list[object] = []
+    while t.phase == PLAYING:
+        assert t.hand is not None and t.actor is not None
+        verb = "check" if t.hand.legal_actions().check else "fold"
+        out += t.act(t.seats[t.actor].player, verb, now=now)
+    return out
+
+
 def started(events: Iterable[object]) -> HandStarted:
     (hs,) = [e for e in events if type(e) is HandStarted]
     return hs

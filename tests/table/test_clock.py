@@ -38,6 +38,7 @@ from pokerroom.table.events import (
     TimedOut,
     TurnStarted,
 )
+from tests.table.helpers import check_or_fold_out
 
 NL12 = Game.no_limit(1, 2)
 STUD = Game.stud(10, 20, ante=1, bring_in=3)
@@ -87,16 +88,6 @@ def snapshot(t: Table) -> tuple[object, ...]:
     hand = t.hand
     state = None if hand is None else (list(hand.stacks), list(hand.bets), len(hand.events), hand.actor)
     return (t.chips(), copy.deepcopy(t.seats), t.phase, t.turn, t.deadline, t.hand_number, state)
-
-
-def check_or_fold_out(t: Table, now: float) -> list[object]:
-    """Everyone checks when free, else folds, until the hand is over."""
-    out: list[object] = []
-    while t.phase == PLAYING:
-        assert t.hand is not None and t.actor is not None
-        verb = "check" if t.hand.legal_actions().check else "fold"
-        out += t.act(t.seats[t.actor].player, verb, now=now)
-    return out
 
 
 # --- R1: the deadline and the time bank ----------------------------------------------------

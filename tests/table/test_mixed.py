@@ -17,8 +17,9 @@ import pytest
 from pokerroom.core.cards import seeded_deck
 from pokerroom.core.events import Posted
 from pokerroom.core.structures import Game
-from pokerroom.table import ENTERING, IDLE, PLAYING, SITTING_OUT, Stage, Table, TableConfig, TableError
+from pokerroom.table import ENTERING, IDLE, SITTING_OUT, Stage, Table, TableConfig, TableError
 from pokerroom.table.events import BlindMissed, GameChanged, HandStarted, SatIn
+from tests.table.helpers import check_or_fold_out
 
 NL12 = Game.no_limit(1, 2)
 FL48 = Game.fixed_limit(4, 8, small_blind=2, big_blind=4)
@@ -49,15 +50,6 @@ def of(events: Sequence[object], *kinds: type) -> list[object]:
 
 def posts(events: Sequence[object]) -> list[tuple[int, str, int]]:
     return [(e.player, e.kind, e.amount) for e in events if type(e) is Posted]  # type: ignore[attr-defined]
-
-
-def check_or_fold_out(t: Table, now: float = 0.0) -> list[object]:
-    out: list[object] = []
-    while t.phase == PLAYING:
-        assert t.hand is not None and t.actor is not None
-        verb = "check" if t.hand.legal_actions().check else "fold"
-        out += t.act(t.seats[t.actor].player, verb, now=now)
-    return out
 
 
 def raise_range(t: Table) -> tuple[int | None, int | None]:

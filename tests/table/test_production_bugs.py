@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pokerroom.table import ACTIVE, SITTING_OUT
-from tests.table.helpers import fold_round, posts, start, started, table_with
+from tests.table.helpers import away_for, fold_round, posts, start, started, table_with
 
 
 @pytest.mark.parametrize("rule", ["seeds", "standard"])
@@ -18,14 +18,7 @@ def test_dead_blind_is_charged_once_D11(rule: str):
     blind and the big live; the seeds': the big blind live), then pays only his normal
     blinds orbit after orbit (pokersource charged the dead blind again)."""
     table = table_with({1: 500, 2: 500, 3: 500, 4: 500, 5: 500}, missed_blinds=rule)
-    start(table, button=1)
-    fold_round(table)
-    table.sit_out("S4")
-    for _ in range(2):
-        start(table)
-        fold_round(table)
-    table.sit_in("S4")
-    table.set_options("S4", wait_for_big_blind=False)
+    away_for(table, "S4", 2, wait_for_big_blind=False)
     paid: Counter[str] = Counter()
     dealt = 0
     for _ in range(15):
@@ -89,14 +82,7 @@ def test_player_can_always_sit_back_in():
     again within an orbit (pokersource had players unable to sit back in)."""
     for wait in (True, False):
         table = table_with({1: 500, 2: 500, 3: 500, 4: 500, 5: 500, 6: 500})
-        start(table, button=1)
-        fold_round(table)
-        table.sit_out("S3")
-        for _ in range(7):
-            start(table)
-            fold_round(table)
-        table.sit_in("S3")
-        table.set_options("S3", wait_for_big_blind=wait)
+        away_for(table, "S3", 7, wait_for_big_blind=wait)
         waited = 0
         while 3 not in started(start(table)).seats:
             fold_round(table)

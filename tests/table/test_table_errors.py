@@ -173,16 +173,22 @@ def test_case_48_add_chips_mid_hand_for_a_player_in_the_hand_is_refused() -> Non
     refused(t, "in_hand", lambda: t.add_chips("p3", 10))
 
 
-def test_case_48_busted_player_rebuy_below_the_minimum_is_refused() -> None:
-    """Case 48: a player who lost every chip buys in again for at least the minimum: 79
-    is refused, 80 brings him back."""
+def busted_b() -> Table:
+    """a (seat 1, 200) and b (seat 2, 80) heads-up, button 1: b (big blind) gets 7h2c, a
+    KsKd, a raises all in and b calls; the board gives b nothing: he has lost every chip."""
     t = Table(TableConfig.single(NL12, seats=6))
     t.sit("a", 1, 200)
     t.sit("b", 2, 80)
-    # heads-up, button 1: b (big blind) gets 7h2c, a KsKd; the board gives b nothing
     t.start_hand(stacked_deck("7hKs2cKd 3c AsQsJd 4c 9h 4d 8c"), now=0.0, button=1)
     t.act("a", "raise", 200, now=1.0)
     t.act("b", "call", now=2.0)
+    return t
+
+
+def test_case_48_busted_player_rebuy_below_the_minimum_is_refused() -> None:
+    """Case 48: a player who lost every chip buys in again for at least the minimum: 79
+    is refused, 80 brings him back."""
+    t = busted_b()
     assert (t.phase, t.seats[2].stack, t.seats[2].state) == (IDLE, 0, SITTING_OUT)
     refused(t, "below_minimum", lambda: t.add_chips("b", 79))
     refused(t, "no_chips", lambda: t.sit_in("b"))
@@ -194,12 +200,7 @@ def test_refused_sit_in_of_a_busted_player_leaves_his_options_alone() -> None:
     """Invariant 4: a refused command changes nothing. A busted player who asked to sit out
     at his next big blind and then tries to sit in without chips is refused ('no_chips'),
     and his options are as they were."""
-    t = Table(TableConfig.single(NL12, seats=6))
-    t.sit("a", 1, 200)
-    t.sit("b", 2, 80)
-    t.start_hand(stacked_deck("7hKs2cKd 3c AsQsJd 4c 9h 4d 8c"), now=0.0, button=1)
-    t.act("a", "raise", 200, now=1.0)
-    t.act("b", "call", now=2.0)
+    t = busted_b()
     assert t.seats[2].stack == 0
     t.set_options("b", sit_out_next_big_blind=True)
     refused(t, "no_chips", lambda: t.sit_in("b"))

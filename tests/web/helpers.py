@@ -10,7 +10,8 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,19 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PASSWORD = "correct horse battery"
 VIEWPORT = {"width": 1280, "height": 800}
+
+
+@contextmanager
+def checked(*players: Player) -> Iterator[None]:
+    """A test's players: when its body has passed, none of their pages may have logged an
+    error; their browser contexts are closed however it ends."""
+    try:
+        yield
+        for p in players:
+            assert not p.errors, p.errors
+    finally:
+        for p in players:
+            p.close()
 
 
 class Player:

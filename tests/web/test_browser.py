@@ -16,7 +16,7 @@ from pokerroom.core.evaluator import best_five, describe, evaluate
 from pokerroom.table.record import hand_value
 from pokerroom.wire import jsonable
 from tests.server.helpers import Server
-from tests.web.helpers import Player, play_hand
+from tests.web.helpers import Player, checked, play_hand
 
 RUSSIAN_HANDS = re.compile(
     r"^(Старшая карта|Пара|Две пары|Тройка|Стрит|Флеш|Фулл-хаус|Каре|Стрит-флеш|Роял-флеш)"
@@ -48,7 +48,7 @@ def assert_only_own_cards(me: Player, other: Player, table: str) -> None:
 def test_holdem_hand_through_the_ui(browser: Browser, room: Server, tmp_path: Path) -> None:
     ann = Player(browser, room.http, "ann", "en-US")
     boris = Player(browser, room.http, "boris", "ru-RU")
-    try:
+    with checked(ann, boris):
         ann.register()
         boris.register()
         expect(boris.page.locator("#view-lobby h1")).to_have_text("Столы")
@@ -200,17 +200,12 @@ def test_holdem_hand_through_the_ui(browser: Browser, room: Server, tmp_path: Pa
         ann.page.wait_for_timeout(300)
         ann.shoot(tmp_path, "lobby.png")
 
-        for p in (ann, boris):
-            assert not p.errors, p.errors
-    finally:
-        ann.close()
-        boris.close()
 
 
 def test_stud_hand_through_the_ui(browser: Browser, room: Server, tmp_path: Path) -> None:
     carol = Player(browser, room.http, "carol", "en-GB")
     dmitry = Player(browser, room.http, "dmitry", "ru-RU")
-    try:
+    with checked(carol, dmitry):
         carol.register()
         dmitry.register()
         carol.sit("Stud", 500)
@@ -281,17 +276,12 @@ def test_stud_hand_through_the_ui(browser: Browser, room: Server, tmp_path: Path
         dmitry.page.locator("#dlg-hands .fair").scroll_into_view_if_needed()
         dmitry.shoot(tmp_path, "stud-previous-hand-ru.png", publish=False)
 
-        for p in (carol, dmitry):
-            assert not p.errors, p.errors
-    finally:
-        carol.close()
-        dmitry.close()
 
 
 def test_accounts_and_errors(browser: Browser, room: Server) -> None:
     eve = Player(browser, room.http, "eve", "ru-RU")
     other = Player(browser, room.http, "eve", "en-US")
-    try:
+    with checked(eve, other):
         eve.register()
         # the same name again: refused, in the page's language (the 409 is expected)
         other.allowed.append(re.compile("status of 409"))
@@ -352,8 +342,3 @@ def test_accounts_and_errors(browser: Browser, room: Server) -> None:
         other.page.click("#auth-guest")
         other.page.click("#lobby-rows tr[data-table='FL'] button[data-action=watch]")
         expect(other.table("FL").locator(".observer-note")).to_have_text("Войдите, чтобы сесть за стол.")
-        for p in (eve, other):
-            assert not p.errors, p.errors
-    finally:
-        eve.close()
-        other.close()

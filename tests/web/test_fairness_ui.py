@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Route, expect
 from pokerroom.fairness import commit, root
 from tests.server.helpers import Server
 from tests.server.helpers.fairness import ATTACKS, HOLDEM, STUD, play, served, stored
-from tests.web.helpers import Player, play_hand
+from tests.web.helpers import Player, checked, play_hand
 
 CHECK = """([history, announced]) => import('/js/fair.js').then(m => m.verifyHand(history, announced))"""
 # Room.dealtAsPromised on a table that sent a seed for hand 7 naming ``commitment``: what it
@@ -41,7 +41,7 @@ PROMISES = """([commitment, seeds]) => import('/js/store.js').then(({ Room }) =>
 
 def test_fair_js_refuses_each_attack_and_passes_honest_hands(room: Server, browser: Browser) -> None:
     p = Player(browser, room.http, "Fairy", "en-US")
-    try:
+    with checked(p):
         p.page.goto(room.http + "/")
         for name, (history, seen) in ATTACKS.items():
             announced = {"commitment": seen["announced"]} if "announced" in seen else None
@@ -66,9 +66,6 @@ def test_fair_js_refuses_each_attack_and_passes_honest_hands(room: Server, brows
         seen = {"commitment": deal.commitment, "broken": "a broken promise"}
         verdict = p.page.evaluate(CHECK, [history, seen])
         assert verdict["ok"] is False and verdict["reason"] == "a broken promise", verdict
-        assert not p.errors, p.errors
-    finally:
-        p.close()
 
 
 def made_up(body: bytes) -> bytes:
@@ -89,7 +86,7 @@ def test_the_previous_hand_is_checked_against_the_commitment_announced(
     room: Server, browser: Browser, tmp_path: Path
 ) -> None:
     ann, boris = Player(browser, room.http, "Fann", "en-US"), Player(browser, room.http, "Fboris", "ru-RU")
-    try:
+    with checked(ann, boris):
         for p in (ann, boris):
             p.register()
             p.sit("FL")
@@ -120,11 +117,6 @@ def test_the_previous_hand_is_checked_against_the_commitment_announced(
         expect(verdict).to_contain_text("not the one announced at the deal")
         ann.page.locator("#dlg-hands .fair").scroll_into_view_if_needed()
         ann.shoot(tmp_path, "fair-made-up-commitment.png")
-        for p in (ann, boris):
-            assert not p.errors, p.errors
-    finally:
-        ann.close()
-        boris.close()
 
 
 def test_sha256_by_webcrypto_and_by_the_fallback_agree(room: Server, browser: Browser) -> None:
@@ -135,7 +127,7 @@ def test_sha256_by_webcrypto_and_by_the_fallback_agree(room: Server, browser: Br
 
     texts = ["", "abc", "pokerroom deal 2\n" + "f" * 64 + "\n2:seed\n", "Дама ♠ " * 40]
     p = Player(browser, room.http, "Hasher", "en-US")
-    try:
+    with checked(p):
         p.page.goto(room.http + "/")
         both = p.page.evaluate("""texts => import('/js/sha256.js').then(async (m) => [
             Boolean(globalThis.crypto && crypto.subtle),
@@ -151,6 +143,3 @@ def test_sha256_by_webcrypto_and_by_the_fallback_agree(room: Server, browser: Br
         assert p.page.evaluate("Boolean(crypto.subtle)") is False
         verdict = p.page.evaluate(CHECK, [served(stored(table, deal), deal, 2), seen])
         assert verdict["ok"] is True and verdict["proven"] == 2 + 5 + 4, verdict
-        assert not p.errors, p.errors
-    finally:
-        p.close()

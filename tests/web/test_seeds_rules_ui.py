@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.rooms import NO_BANK, SIX, room, table
 from tests.server.helpers import Server, serving
-from tests.web.helpers import CHROMIUM, Player, play_hand
+from tests.web.helpers import CHROMIUM, Player, checked, play_hand
 
 # the test room's tables and one that allows straddles, with a short clock so a player
 # who does not act is all-in protected within seconds
@@ -76,13 +76,24 @@ def seat_of(p: Player, table: str, name: str) -> int:
     )
 
 
+def shown_to(viewers: tuple[Player, ...], name: str, cards: list[str]) -> None:
+    """Each of ``viewers`` sees both of ``name``'s cards at the NL table, and they are ``cards``."""
+    for p in viewers:
+        expect(
+            p.table("NL")
+            .locator(".seat", has=p.page.locator(f".name:text-is('{name}')"))
+            .locator(".hole .card[data-card]")
+        ).to_have_count(2)
+        assert p.seat_cards("NL", name) == cards
+
+
 def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
     browser: Browser, room: Server, tmp_path: Path
 ) -> None:
     ann = Player(browser, room.http, "ann", "en-US")
     boris = Player(browser, room.http, "boris", "ru-RU")
     carol = Player(browser, room.http, "carol", "en-GB")  # watches
-    try:
+    with checked(ann, boris, carol):
         for p in (ann, boris, carol):
             p.register()
         watch(carol, "NL")
@@ -143,13 +154,7 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         expect(reveal.locator("button[data-show=all]")).to_have_count(0)
         reveal.locator("button[data-show='1']").click()
         expect(reveal).to_be_hidden()
-        for p in (carol, boris):
-            expect(
-                p.table("NL")
-                .locator(".seat", has=p.page.locator(".name:text-is('ann')"))
-                .locator(".hole .card[data-card]")
-            ).to_have_count(2)
-            assert p.seat_cards("NL", "ann") == cards
+        shown_to((carol, boris), "ann", cards)
         shows = boris.table("NL").locator(".feed li", has_text=re.compile(r"^ann показывает "))
         expect(shows).to_have_count(2)
 
@@ -157,13 +162,7 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         mine = boris.table("NL").locator(".reveal button[data-show=all]")
         expect(mine).to_have_text("Показать карты")
         mine.click()
-        for p in (ann, carol):
-            expect(
-                p.table("NL")
-                .locator(".seat", has=p.page.locator(".name:text-is('boris')"))
-                .locator(".hole .card[data-card]")
-            ).to_have_count(2)
-            assert p.seat_cards("NL", "boris") == theirs
+        shown_to((ann, carol), "boris", theirs)
         carol.shoot(tmp_path, "revealed-observer.png", publish=False)
 
         # the previous hand shows them, marked as shown after the hand
@@ -184,11 +183,6 @@ def test_D12_show_cards_after_an_uncalled_win_and_a_fold(
         assert f"ann: shows [{cards[0]} {cards[1]}]" in text, text
         assert f"boris: shows [{theirs[0]} {theirs[1]}]" in text, text
 
-        for p in (ann, boris, carol):
-            assert not p.errors, p.errors
-    finally:
-        for p in (ann, boris, carol):
-            p.close()
 
 
 def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
@@ -198,7 +192,7 @@ def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
     erin = Player(browser, room.http, "erin", "en-US")
     fyodor = Player(browser, room.http, "fyodor", "ru-RU")
     players = [dave, erin, fyodor]
-    try:
+    with checked(*players):
         for p in players:
             p.register()
         for p in (dave, erin):
@@ -308,16 +302,11 @@ def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
             p.click_verb("Straddle", next(v for v in ("check", "call") if v in verbs))
 
         play_hand([first, straddler], "Straddle", decide)
-        for p in players:
-            assert not p.errors, p.errors
-    finally:
-        for p in players:
-            p.close()
 
 
 def test_D13_buy_in_dialog_after_leaving_with_more(browser: Browser, room: Server, tmp_path: Path) -> None:
     gleb = Player(browser, room.http, "gleb", "en-US")
-    try:
+    with checked(gleb):
         gleb.register()
         gleb.sit("FL", 300)
         expect(gleb.table("FL").locator(".seat.me .stack")).to_have_text("300")
@@ -362,15 +351,12 @@ def test_D13_buy_in_dialog_after_leaving_with_more(browser: Browser, room: Serve
         amount.fill("300")
         gleb.page.click("#chips-ok")
         expect(gleb.table("FL").locator(".seat.me .stack")).to_have_text("300")
-        assert not gleb.errors, gleb.errors
-    finally:
-        gleb.close()
 
 
 def test_every_word_in_both_languages(browser: Browser, room: Server) -> None:
     """The new words (and all others) exist in English and in Russian."""
     p = Player(browser, room.http, "hana", "en-US")
-    try:
+    with checked(p):
         p.page.goto(room.http + "/")
         missing = p.page.evaluate("""() => Promise.all([import('/js/i18n/en.js'), import('/js/i18n/ru.js')])
             .then(([en, ru]) => {
@@ -397,6 +383,3 @@ def test_every_word_in_both_languages(browser: Browser, room: Server) -> None:
             ],
             ["1 minute ago", "2 minutes ago"],
         ]
-        assert not p.errors, p.errors
-    finally:
-        p.close()

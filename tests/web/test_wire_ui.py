@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.helpers import Server
-from tests.web.helpers import CHROMIUM, Player, play_hand
+from tests.server.helpers import Server, serving
+from tests.web.helpers import CHROMIUM, Player, checked, play_hand
 
 SHOTS = Path("/tmp/wire-shots")
 DESKTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
@@ -71,12 +71,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     path = tmp_path_factory.mktemp("room")
     server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
     server.config.write_text(server.config.read_text().replace("pause = 0.05", "pause = 8.0") + MIXED)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), server.errors()
+    yield from serving(server)
 
 
 def shoot(p: Player, tmp_path: Path, name: str) -> None:
@@ -97,7 +92,7 @@ def test_games_and_hands_named_from_data_in_both_languages(
     wendy = Player(browser, room.http, "wendy", "en-US")
     vasya = Player(browser, room.http, "vasya", "ru-RU")
     players = {"en": wendy, "ru": vasya}
-    try:
+    with checked(wendy, vasya):
         for lang, p in players.items():
             p.register()
             p.page.set_viewport_size(DESKTOP)
@@ -140,11 +135,6 @@ def test_games_and_hands_named_from_data_in_both_languages(
             game = "No-Limit Hold'em 1/2 (ante 1)" if lang == "en" else "Безлимитный холдем 1/2 (анте 1)"
             expect(cell).to_have_text(game)
             p.page.click("#hands-close")
-        for p in players.values():
-            assert not p.errors, p.errors
-    finally:
-        wendy.close()
-        vasya.close()
 
 
 def until(p: Player, condition: str, seconds: float = 15.0) -> None:
@@ -157,7 +147,7 @@ def until(p: Player, condition: str, seconds: float = 15.0) -> None:
 
 def test_a_gap_in_event_versions_asks_for_a_snapshot(browser: Browser, room: Server) -> None:
     p = Player(browser, room.http, "gapper", "en-US")
-    try:
+    with checked(p):
         p.register()
         p.page.click("#lobby-rows tr[data-table='FL'] button[data-action=watch]")
         until(p, "(pokerroom.room.table('FL')?.version ?? null) !== null")  # its snapshot came
@@ -189,6 +179,3 @@ def test_a_gap_in_event_versions_asks_for_a_snapshot(browser: Browser, room: Ser
             return room.table('FL').log.filter((e) => e.event.type === 'ChatLine').map((e) => e.event.text);
         }""", version)
         assert drawn == ["next"]
-        assert not p.errors, p.errors
-    finally:
-        p.close()

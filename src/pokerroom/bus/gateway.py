@@ -47,6 +47,7 @@ from pokerroom.bus.messages import (
     player_subject,
 )
 from pokerroom.bus.transport import BusDown, BusTimeout, NoResponders, Subscription, Transport
+from pokerroom.loop import cancel
 
 log = logging.getLogger("pokerroom.bus")
 
@@ -429,10 +430,7 @@ class Router:
 
     async def stop(self) -> None:
         task, self._lobby_task = self._lobby_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
 
     async def _lobby_loop(self) -> None:
         alive_at = 0.0

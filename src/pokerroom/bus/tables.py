@@ -38,6 +38,7 @@ from pokerroom.bus.messages import (
     player_subject,
 )
 from pokerroom.bus.transport import Subscription, Transport
+from pokerroom.loop import cancel
 from pokerroom.worker.runner import TableRunner
 from pokerroom.worker.viewer import OK, OK_TEXT, PlayerPart
 
@@ -199,10 +200,7 @@ class TableHost:
 
     async def stop(self) -> None:
         task, self._lobby_task = self._lobby_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
         if self._alive_sub is not None:
             self._alive_sub.unsubscribe()
         for name in list(self._subs):

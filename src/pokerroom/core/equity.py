@@ -307,6 +307,14 @@ def _count(cards: tuple[Card, ...]) -> str:
     return f"{len(cards)} card" + ("" if len(cards) == 1 else "s")
 
 
+def _claim(seen: dict[Card, str], cards: tuple[Card, ...], where: str) -> None:
+    """Note where each of ``cards`` is (``seen``: card -> where); a card met before is an error."""
+    for c in cards:
+        if c in seen:
+            raise EquityError(f"{c} appears twice: in {seen[c]} and {where}")
+        seen[c] = where
+
+
 def _read(
     hands: object, board: object, dead: object
 ) -> tuple[list[tuple[Card, Card]], tuple[Card, ...], tuple[Card, ...]]:
@@ -317,29 +325,22 @@ def _read(
         raise EquityError(f"equity needs {MIN_HANDS} to {MAX_HANDS} hands, got {len(hands)}")
     holes: list[tuple[Card, Card]] = []
     seen: dict[Card, str] = {}
-
-    def claim(cards: tuple[Card, ...], where: str) -> None:
-        for c in cards:
-            if c in seen:
-                raise EquityError(f"{c} appears twice: in {seen[c]} and {where}")
-            seen[c] = where
-
     for i, hand in enumerate(hands, 1):
         cards = _cards(f"hand {i}", hand)
         if len(cards) != 2:
             raise EquityError(
                 f"hand {i} has {_count(cards)} ({format_cards(cards)!r}); a hold'em hand has 2"
             )
-        claim(cards, f"hand {i}")
+        _claim(seen, cards, f"hand {i}")
         holes.append((cards[0], cards[1]))
     known = _cards("board", board)
     if len(known) not in BOARD_SIZES:
         raise EquityError(
             f"the board has {_count(known)} ({format_cards(known)!r}); it has 0, 3, 4 or 5"
         )
-    claim(known, "the board")
+    _claim(seen, known, "the board")
     gone = _cards("dead cards", dead)
-    claim(gone, "the dead cards")
+    _claim(seen, gone, "the dead cards")
     return holes, known, gone
 
 
@@ -472,13 +473,6 @@ def _read_stud(hands: object, dead: object) -> tuple[list[tuple[Card, ...]], tup
         )
     known: list[tuple[Card, ...]] = []
     seen: dict[Card, str] = {}
-
-    def claim(cards: tuple[Card, ...], where: str) -> None:
-        for c in cards:
-            if c in seen:
-                raise EquityError(f"{c} appears twice: in {seen[c]} and {where}")
-            seen[c] = where
-
     for i, hand in enumerate(hands, 1):
         cards = _cards(f"hand {i}", hand)
         if not 1 <= len(cards) <= 7:
@@ -486,9 +480,9 @@ def _read_stud(hands: object, dead: object) -> tuple[list[tuple[Card, ...]], tup
                 f"hand {i} has {_count(cards)} ({format_cards(cards)!r}); "
                 "a stud hand has 1 to 7 known cards"
             )
-        claim(cards, f"hand {i}")
+        _claim(seen, cards, f"hand {i}")
         known.append(cards)
     gone = _cards("dead cards", dead)
-    claim(gone, "the dead cards")
+    _claim(seen, gone, "the dead cards")
     return known, gone
 

@@ -5,13 +5,13 @@ the tables are reached through the bus (bus.py)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import Protocol
 
 from pokerroom.config import RoomConfig
 from pokerroom.gateway.auth import Accounts
+from pokerroom.loop import cancel
 from pokerroom.store import Store
 
 log = logging.getLogger("pokerroom.server")
@@ -42,10 +42,7 @@ class Sessions:
 
     async def stop(self) -> None:
         task, self._purge_task = self._purge_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
 
     async def _purge_loop(self) -> None:
         """Delete expired sessions now and then, so the table holds live ones only."""

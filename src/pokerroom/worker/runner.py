@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from pokerroom import protocol as p
 from pokerroom.core.events import PotAwarded
+from pokerroom.loop import cancel
 from pokerroom.store import Claim, Fence, Store, StoreError, new_txn
 from pokerroom.table import IDLE, Table, TableConfig, TableError
 from pokerroom.table.config import buy_in_range
@@ -586,10 +587,7 @@ class TableRunner:
     async def stop(self) -> None:
         """Stop the table's task; the commands still queued are answered 'table_moving' (the
         gateway tries them again at the table's next owner)."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await cancel(self.task)
         self.refuse_queued()
 
     def refuse_queued(self) -> None:

@@ -48,7 +48,7 @@ from tests.server.helpers.players import (
     until_async,
 )
 from tests.server.helpers.servers import ClusterServer, Room, Server, free_port, run, server_room, serving
-from tests.server.helpers.store import Database, audit, rows, seat_rows, with_store
+from tests.server.helpers.store import Database, audit, audit_of, rows, seat_rows, with_store
 
 __all__ = [
     "BLOCKED",
@@ -72,6 +72,7 @@ __all__ = [
     "Room",
     "Server",
     "audit",
+    "audit_of",
     "bearer",
     "flood",
     "free_port",

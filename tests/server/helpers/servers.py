@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,40 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_healthy(
+    process: subprocess.Popen[bytes], log: Path, url: str, what: str, timeout: float,
+    ready: Callable[[httpx.Response], bool] = lambda r: r.status_code == 200,
+) -> None:
+    """Wait until ``url``/healthz answers ``ready`` from the child ``process`` (``what``, in
+    the errors); its ``log``'s end in the error when it exits or is not ready in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"{what} exited: {log.read_text()[-3000:]}")
+        try:
+            if ready(httpx.get(f"{url}/healthz", timeout=1.0)):
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not become ready: {log.read_text()[-3000:]}")
+
+
+def wait_or_kill(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait ``timeout`` seconds for a child process told to stop, then kill it."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def tracebacks(log: Path) -> str:
+    """The ``log`` if it has a traceback in it, else ''."""
+    text = log.read_text() if log.exists() else ""
+    return text if "Traceback" in text else ""
 
 
 class Server:
@@ -70,33 +104,18 @@ class Server:
             command += ["--schema", schema]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=self.env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"the server exited: {self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{self.http}/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"the server did not become ready: {self.log.read_text()[-3000:]}")
+        wait_healthy(self.process, self.log, self.http, "the server", timeout)
 
     def stop(self, kill: bool = False) -> None:
         """Stop the server: SIGTERM and wait, or SIGKILL (a crash)."""
         if self.process is None or self.process.poll() is not None:
             return
         self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        wait_or_kill(self.process, 15)
 
     def errors(self) -> str:
         """Tracebacks the server logged (a test that sees one should fail)."""
-        text = self.log.read_text() if self.log.exists() else ""
-        return text if "Traceback" in text else ""
+        return tracebacks(self.log)
 
 
 class ClusterServer(Server):

@@ -61,5 +61,14 @@ async def audit(store: Store) -> dict[str, int]:
     return dict(totals)
 
 
+async def audit_of(database: Database) -> dict[str, int]:
+    """``audit`` on a Store of ``database`` opened for it and closed after."""
+    store = Store(*database)
+    try:
+        return await audit(store)
+    finally:
+        await store.close()
+
+
 async def seat_rows(store: Store) -> set[tuple[str, int, int, int]]:
     return {(r.table_name, r.seat, r.account_id, r.stack) for r in await rows(store, select(seats))}
