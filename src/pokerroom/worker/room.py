@@ -26,6 +26,7 @@ import time
 from typing import Protocol
 
 from pokerroom.config import RoomConfig
+from pokerroom.loop import cancel
 from pokerroom.store import Claim, Store, fair_share
 from pokerroom.table import IDLE
 from pokerroom.table.protection import ProtectionLimit
@@ -203,10 +204,7 @@ class Worker:
             while time.monotonic() < deadline and any(r.table.phase != IDLE for r in self.runners.values()):
                 await asyncio.sleep(0.1)
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
         for name, runner in list(self.runners.items()):
             epoch = runner.epoch
             await runner.close()
