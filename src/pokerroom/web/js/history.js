@@ -132,7 +132,8 @@ export class HandsWindow {
     clear(this.body);
     this.body.append(
       h("button", { type: "button", class: "link", onclick: () => this.renderMine() }, `← ${t("hist.back")}`),
-      h("div", { class: "prev", dataset: { hand: String(data.number) } }, recordView(data.record, data.table)),
+      h("div", { class: "prev", dataset: { hand: String(data.number) } },
+        recordView(data.record, data.table, { seat: data.your_seat, cards: data.your_cards })),
       fair);
   }
 }
@@ -150,8 +151,9 @@ function downloads(id, table, number) {
       "aria-label": `${t("prev.download")} ${t("prev.txt")}` }, `⤓ ${t("prev.txt")}`));
 }
 
-/** A finished hand as every player may see it (the previous-hand record). */
-export function recordView(record, table) {
+/** A finished hand as every player may see it (the previous-hand record); with ``own``
+ *  (his seat and cards: a hand of his history), the reader's own cards too, folded or not. */
+export function recordView(record, table, own = null) {
   const winners = new Set(record.pots.flatMap((p) => p.winners));
   const names = Object.fromEntries(record.players.map((p) => [p.seat, p.player]));
   const bestOfWinners = new Set(record.players.filter((p) => winners.has(p.seat)).flatMap((p) => p.best ?? []));
@@ -162,11 +164,13 @@ export function recordView(record, table) {
     let handText = "";
     if (p.reached_showdown && p.hand) handText = handName(p.value, p.hand);
     else if (p.folded) handText = t("prev.folded");
-    const visible = p.cards.some((c) => c);
+    const mine = own && p.seat === own.seat && !p.cards.some((c) => c) && own.cards?.length ? own.cards : null;
+    const cards = mine ?? p.cards;
+    const visible = cards.some((c) => c);
     const best = winners.has(p.seat) && p.best?.length ? new Set(p.best) : null;
     return h("tr", { class: winners.has(p.seat) ? "winner" : "", dataset: { seat: String(p.seat), player: p.player } },
       h("td", {}, h("span", { class: "seat-no" }, p.seat), " ", p.player),
-      h("td", {}, visible ? cardList(p.cards, best) : h("span", { class: "muted" }, t("prev.notShown")),
+      h("td", { class: mine ? "own" : null }, visible ? cardList(cards, best) : h("span", { class: "muted" }, t("prev.notShown")),
         p.mucked ? h("span", { class: "muted" }, ` (${t("prev.mucked")})`) : null,
         p.revealed?.length ? h("span", { class: "revealed" }, t("prev.revealed")) : null),
       h("td", { class: "hand-name" }, handText),
