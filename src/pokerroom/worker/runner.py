@@ -566,7 +566,8 @@ class TableRunner:
                 fence=self.fence, number=finished.number, memory=memory,
             ),
         )
-        self.lobby.hand_finished(sum(e.amount for e in hand.events if type(e) is PotAwarded))
+        pots = sum(e.amount for e in hand.events if type(e) is PotAwarded)
+        self.lobby.hand_finished(pots, self._started_at)
         self._last_hand = (finished.number, self.hand_id)
         self.hand_id = None
 
