@@ -177,7 +177,8 @@ export function recordView(record, table, own = null) {
       h("td", { class: `num ${p.net > 0 ? "plus" : p.net < 0 ? "minus" : ""}` }, signed(p.net)));
   });
 
-  const potLines = record.pots.map((pot, k) => {
+  const potLines = [...record.pots].sort((a, b) => a.pot - b.pot).map((pot) => {
+    const k = pot.pot; // 0 the main pot, then the side pots (awarded the last first)
     const title = record.pots.length === 1 ? t("prev.potOnly") : k === 0 ? t("prev.potMain") : t("prev.potSide", { k });
     const who = pot.winners.map((w, i) => `${names[w] ?? w} (${chips(pot.shares[i])})`).join(", ");
     return h("li", {}, t("prev.potWon", { pot: title, n: chips(pot.amount), names: who }),

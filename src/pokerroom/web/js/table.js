@@ -424,14 +424,19 @@ export class TableView {
     for (const p of showdown.record?.players ?? []) names[p.seat] = p.player;
     const lines = [];
     const pots = showdown.record?.pots ?? showdown.awards.map((a) => ({ ...a, hand: null }));
-    for (const pot of pots) {
+    // with more than one pot, each line says which: the main pot (pot 0) first, then the
+    // side pots (they are awarded the other way round, the last side pot first)
+    const ordered = [...pots].sort((a, b) => a.pot - b.pot);
+    ordered.forEach((pot) => {
+      const label = pots.length < 2 ? "" : pot.pot === 0 ? t("prev.potMain") : t("prev.potSide", { k: pot.pot });
       pot.winners.forEach((seat, k) => {
         const params = { name: names[seat] ?? t("log.seatN", { n: seat }), n: chips(pot.shares[k]) };
         let hand = pot.hand ? pot : null;
         if (!hand && showdown.record) hand = showdown.record.players.find((p) => p.seat === seat && p.reached_showdown && p.hand);
-        lines.push(hand ? t("table.winsWith", { ...params, hand: handNameInline(hand.value, hand.hand) }) : t("table.wins", params));
+        const line = hand ? t("table.winsWith", { ...params, hand: handNameInline(hand.value, hand.hand) }) : t("table.wins", params);
+        lines.push(label ? t("table.potLine", { pot: label, line }) : line);
       });
-    }
+    });
     const key = JSON.stringify(lines);
     if (this.resultEl.dataset.key !== key) {
       this.resultEl.dataset.key = key;

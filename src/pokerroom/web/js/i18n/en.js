@@ -109,6 +109,7 @@ export default {
   "table.hiddenCard": "Face-down card",
   "table.wins": "{name} wins {n}",
   "table.winsWith": "{name} wins {n} with {hand}",
+  "table.potLine": "{pot}: {line}",
   "table.yourTurn": "Your turn",
   "table.chat": "Chat",
   "table.log": "Dealer",

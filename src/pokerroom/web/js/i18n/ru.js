@@ -110,6 +110,7 @@ export default {
   "table.hiddenCard": "Закрытая карта",
   "table.wins": "{name} выигрывает {n}",
   "table.winsWith": "{name} выигрывает {n}: {hand}",
+  "table.potLine": "{pot} — {line}",
   "table.yourTurn": "Ваш ход",
   "table.chat": "Чат",
   "table.log": "Дилер",
