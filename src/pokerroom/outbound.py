@@ -128,6 +128,7 @@ class TableView(_Data):
     protections_left: int | None = None
     protection_limit: int = 2
     revealable: list[int] = Field(default_factory=list)
+    orbits_left: int | None = None  # sitting out: the orbits his seat is still kept for
     straddles: bool = False
     missed_blinds: str = "seeds"
     game_info: GameInfo

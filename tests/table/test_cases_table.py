@@ -8,6 +8,7 @@ import pytest
 from pokerroom.core.events import Acted, Mucked, audience, for_viewer
 from pokerroom.table import ENTERING, IDLE, SITTING_OUT, Positions
 from pokerroom.table.events import BlindMissed, HandFinished, Left, SatIn, SatOut
+from pokerroom.table.view import table_view
 from tests.core.helpers import stacked_deck
 from tests.table.helpers import fold_round, play, posts, start, started, table_with
 
@@ -355,6 +356,29 @@ def test_sitting_out_too_long_loses_the_seat_and_returns_the_chips():
             break
     assert lefts == [Left(4, "S4", 100, "sat_out_too_long")]
     assert 4 not in table.seats
+
+
+def test_a_player_sitting_out_is_told_how_many_orbits_his_seat_is_kept() -> None:
+    """``view.orbits_left`` (issue 19): max_missed_orbits + 1 when he sits out, one less
+    each time the big blind passes him; at 1, the next pass costs him the seat. None for
+    a player who plays and for a watcher."""
+    table = table_with({1: 100, 2: 100, 3: 100, 4: 100}, max_missed_orbits=2)
+    start(table, button=1)
+    fold_round(table)
+    assert table_view(table, "S4").orbits_left is None
+    table.sit_out("S4")
+    assert table_view(table, "S4").orbits_left == 3
+    assert table_view(table, "S1").orbits_left is None and table_view(table).orbits_left is None
+    seen = [3]
+    for _ in range(12):
+        events = start(table)
+        if any(type(e) is Left for e in events):
+            break
+        fold_round(table)
+        left = table_view(table, "S4").orbits_left
+        if left != seen[-1]:
+            seen.append(left)
+    assert seen == [3, 2, 1] and 4 not in table.seats  # the third pass cost the seat
 
 
 def test_sit_out_at_next_big_blind():

@@ -162,3 +162,19 @@ def play_hand(
                 p.page.wait_for_timeout(150)
         players[0].page.wait_for_timeout(100)
     raise AssertionError(f"the hand at {table} did not finish in {timeout} s")
+
+
+def all_in(table: str) -> Callable[[Player, str, list[str]], None]:
+    """A ``decide`` for ``play_hand``: whoever may bet or raise moves all in (the amount
+    box at its maximum); the others call, or check."""
+
+    def decide(p: Player, street: str, verbs: list[str]) -> None:
+        verb = next((v for v in ("raise", "bet") if v in verbs), None)
+        if verb is not None:
+            box = p.table(table).locator(".sizing input.amount")
+            box.fill(box.get_attribute("max") or "")
+            p.click_verb(table, verb)
+        else:
+            p.click_verb(table, "call" if "call" in verbs else "check")
+
+    return decide

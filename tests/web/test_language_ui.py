@@ -50,37 +50,3 @@ def test_switching_the_language_at_a_table_keeps_every_seat_bet_and_the_button(
         expect(table.locator(".seat .plate .name").filter(has_text="ivy")).to_be_visible()
         hal.page.wait_for_timeout(500)
         assert _drawn(hal) == before
-
-
-def test_switching_the_language_elsewhere_keeps_the_other_tables_drawn(
-    browser: Browser, room: Server, tmp_path: Path,
-) -> None:
-    """The language switched on one table's screen, then on the lobby: the other table,
-    back on screen, has its seats, bets and button."""
-    jon = Player(browser, room.http, "jon", "en-US")
-    kim = Player(browser, room.http, "kim", "ru-RU")
-    with checked(jon, kim):
-        jon.register()
-        kim.register()
-        for table in ("FL", "Stud"):
-            for p in (jon, kim):
-                p.page.click("#table-tabs a[href='#/lobby']")
-                p.sit(table)
-        seated = {}
-        for table in ("FL", "Stud"):  # one table's screen at a time is in the page
-            jon.page.click(f"#table-tabs a[data-table='{table}']")
-            expect(jon.table(table).locator(".seat .plate .name").filter(has_text="kim")).to_have_count(1)
-            seated[table] = sorted(jon.table(table).locator(".seat .plate .name").all_inner_texts())
-        jon.page.click(".lang button[data-lang=ru]")  # on Stud's screen
-        jon.page.click("#table-tabs a[href='#/lobby']")
-        jon.page.click(".lang button[data-lang=en]")  # on the lobby
-        jon.page.click(".lang button[data-lang=ru]")
-        for table in ("FL", "Stud"):
-            jon.page.click(f"#table-tabs a[data-table='{table}']")
-            screen = jon.table(table)
-            expect(screen.locator(".seat .plate .name").filter(has_text="kim")).to_be_visible()
-            if table == "FL":  # stud has no button on the table
-                expect(screen.locator(".stage .dealer-button")).to_be_visible()
-            jon.page.wait_for_timeout(1000)
-            assert sorted(screen.locator(".seat .plate .name").all_inner_texts()) == seated[table]
-            jon.shoot(tmp_path, f"after-switch-{table}.png", publish=False)

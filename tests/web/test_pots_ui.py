@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.helpers import Server, server_room, serving
-from tests.web.helpers import Player, checked, play_hand
+from tests.web.helpers import Player, all_in, checked, play_hand
 
 
 @pytest.fixture(scope="module")
@@ -52,17 +52,7 @@ def test_each_line_of_the_result_names_its_pot(browser: Browser, room: Server, t
                 mia.page.wait_for_timeout(6500)  # the pause before the next hand
         assert len(_dealt_in(everyone)) == 3, "no hand dealt the three of them"
 
-        def decide(p: Player, street: str, verbs: list[str]) -> None:
-            table = p.table("NL")
-            verb = next((v for v in ("raise", "bet") if v in verbs), None)
-            if verb is not None:  # everyone moves all in
-                box = table.locator(".sizing input.amount")
-                box.fill(box.get_attribute("max") or "")
-                p.click_verb("NL", verb)
-            else:
-                p.click_verb("NL", "call" if "call" in verbs else "check")
-
-        play_hand([mia, ned, ola], "NL", decide)
+        play_hand([mia, ned, ola], "NL", all_in("NL"))  # everyone moves all in
         labels = {"en": ("Main pot: ", "Side pot 1: "), "ru": ("Основной банк — ", "Побочный банк 1 — ")}
         for p, (main, side) in ((mia, labels["en"]), (ned, labels["ru"]), (ola, labels["en"])):
             lines = p.table("NL").locator(".result div")

@@ -17,7 +17,7 @@ from pokerroom.core.hand import Legal
 from pokerroom.core.views import view as hand_view
 from pokerroom.table.config import GameInfo, TableConfig, game_info, game_label
 from pokerroom.table.events import GameChanged, HandStarted
-from pokerroom.table.seating import Options
+from pokerroom.table.seating import SITTING_OUT, Options
 from pokerroom.table.table import PLAYING, Table
 
 
@@ -74,6 +74,9 @@ class TableView:
     protections_left: int | None = None  # the viewer's all-in protections left (D7)
     protection_limit: int = 2  # how many a player gets in the room's window (D7)
     revealable: tuple[int, ...] = ()  # the viewer's hole cards he may show now (D12)
+    # sitting out (busted or by choice): how many more times the big blind may pass the
+    # viewer before his seat is given up (1: the next pass costs it)
+    orbits_left: int | None = None
     straddles: bool = False  # the table allows straddles (D10)
     missed_blinds: str = "seeds"  # what a player who missed blinds posts (D11)
     game_info: GameInfo | None = None  # ``game`` as data (always set by table_view)
@@ -184,11 +187,23 @@ def table_view(table: Table, viewer: str | None = None, now: float | None = None
         protections_left=None if viewer is None else table.protections.left(viewer, when),
         protection_limit=table.protections.limit,
         revealable=table.revealable(seat) if seat is not None else (),
+        orbits_left=_orbits_left(table, seat),
         straddles=table.config.straddles,
         missed_blinds=table.config.missed_blinds,
         game_info=info_of(table.config, now_game),
         next_game_info=info_of(table.config, next_game),
     )
+
+
+def _orbits_left(table: Table, seat: int | None) -> int | None:
+    """For a viewer sitting out: the passes of the big blind until he loses the seat, the
+    last of them included (``max_missed_orbits`` missed, the next one removes him)."""
+    if seat is None:
+        return None
+    s = table.seats[seat]
+    if s.state != SITTING_OUT:
+        return None
+    return max(0, table.config.max_missed_orbits + 1 - s.missed_orbits)
 
 
 class TurnView(NamedTuple):

@@ -85,7 +85,7 @@ class TableRunner:
         self.epoch = 0  # the lease's epoch (0: no lease, no fence: a table of tests)
         self.lease_ok = lease_ok  # whether the worker's lease still holds (by its own clock)
         self.lost = False  # the lease went to another worker: this runner is done
-        self.draining = False  # its worker is stopping or hands it over: no new hand is dealt
+        self._draining = False  # its worker is stopping or hands it over: no new hand is dealt
         self.closing = False  # the task ends after the step it is in (close)
         self.table = Table(config, protections=protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Viewer, p.TableCommand, Reply]] = deque()
@@ -225,8 +225,20 @@ class TableRunner:
                 log.exception("table %s: clock tick failed", self.name)
                 await asyncio.sleep(0.5)
 
+    @property
+    def draining(self) -> bool:
+        """No new hand is dealt (its worker is stopping, or hands the table over)."""
+        return self._draining
+
+    @draining.setter
+    def draining(self, value: bool) -> None:
+        self._draining = value
+        if not value:  # dealing again (the worker that came went away): a hand may be due
+            _release(self._waiter)
+
     def _wake_at(self) -> float | None:
-        deadline, next_hand_at = self.table.deadline, self.next_hand_at
+        deadline = self.table.deadline
+        next_hand_at = None if self._draining else self.next_hand_at  # while draining: no wake-up for it
         if deadline is None or next_hand_at is None:
             return next_hand_at if deadline is None else deadline
         return min(deadline, next_hand_at)
@@ -236,7 +248,8 @@ class TableRunner:
         deadline = self.table.deadline
         if deadline is not None and now >= deadline:
             return True
-        return self.table.phase == IDLE and self.next_hand_at is not None and now >= self.next_hand_at
+        return (self.table.phase == IDLE and not self._draining and self.next_hand_at is not None
+                and now >= self.next_hand_at)
 
     async def _tick(self, now: float) -> None:
         if not self.lease_ok():  # its lease may be another's by now: the clock waits for the renewal

@@ -4,7 +4,7 @@
 // (D7). Observers see who they are.
 import { clear, h, setText } from "./dom.js";
 import { gameFacts } from "./games.js";
-import { chips, t } from "./i18n.js";
+import { chips, plural, t } from "./i18n.js";
 import { showError, toast } from "./toast.js";
 
 export class SeatPanel {
@@ -38,7 +38,7 @@ export class SeatPanel {
       || (ts.marks.number === view.hand_number && ts.marks.protected.has(me.seat))));
     const key = JSON.stringify([Boolean(this.room.player), me?.state, me?.in_hand, me?.leaving, me?.stack,
       view.options, view.post, view.phase, view.game, view.straddles, view.missed_blinds, me?.owes, protectedNow,
-      view.protections_left, view.protection_limit]);
+      view.protections_left, view.protection_limit, Math.round(view.time_bank ?? -1), view.orbits_left]);
     if (key === this.key) return;
     this.key = key;
     clear(this.el);
@@ -75,6 +75,23 @@ export class SeatPanel {
       list.append(h("label", { class: "check", title: help ?? null }, input, h("span", {}, label)));
     }
 
+    // out of chips, or sitting out: say how long the seat is kept, and offer the chips
+    // (issue 19: a busted player was told nothing and lost his seat three orbits later)
+    const busted = me.stack === 0 && !me.in_hand;
+    if (busted || (me.state === "sitting_out" && view.orbits_left !== null && view.orbits_left !== undefined)) {
+      const kept = view.orbits_left ?? null;
+      // ``orbits_left``: the passes of the big blind until the seat goes (1: the next one)
+      const keptText = kept === null ? "" : kept > 1 ? plural("seat.keptFor", kept) : t("seat.keptLast");
+      const prompt = h("div", { class: `seat-prompt${busted ? " busted" : ""}`, role: busted ? "alert" : "status",
+        dataset: { orbits: kept === null ? "" : String(kept) } },
+        h("p", {}, busted ? t("seat.busted") : t("seat.sittingOut"), keptText ? ` ${keptText}` : ""));
+      if (busted) {
+        prompt.append(h("button", { type: "button", class: "primary", dataset: { control: "rebuy" },
+          onclick: () => this.hooks.topUp() }, t("seat.addChips")));
+      }
+      this.el.append(prompt);
+    }
+
     const buttons = h("div", { class: "seat-buttons" });
     if (me.state === "sitting_out") {
       buttons.append(h("button", { type: "button", class: "primary", dataset: { control: "sit-in" },
@@ -99,6 +116,13 @@ export class SeatPanel {
       notes.append(h("p", { class: `protections${none ? " none" : ""}${protectedNow ? " now" : ""}`, title: t("protect.help"),
         dataset: { left: String(view.protections_left) } },
         protectedNow ? `${t("table.allInProtected")} · ${this.protectionText(view)}` : this.protectionText(view)));
+    }
+    // the time bank left (issue 19: never shown): where the table has one, once he had some
+    const bank = view.time_bank ?? 0;
+    if (bank > 0) this.hadBank = true;
+    if (bank > 0 || this.hadBank) {
+      notes.append(h("p", { class: "time-bank", title: t("table.timeBankHelp"), dataset: { bank: String(Math.round(bank)) } },
+        t("table.timeBank", { n: Math.round(bank) })));
     }
     if (notes.childElementCount) this.el.append(notes);
   }
