@@ -113,8 +113,10 @@ export class TableView {
     return 90 + (index * 360) / this.size;
   }
 
-  seatPoint(seat) {
-    return at(SEAT_RX, SEAT_RY, SEAT_CY, this.place(seat));
+  /** Where a seat's bet stands: in front of it, towards the middle. */
+  betPoint(seat) {
+    const degrees = this.place(seat);
+    return this.stud ? at(STUD_BET_RX, STUD_BET_RY, BET_CY, degrees) : at(BET_RX, BET_RY, BET_CY, degrees);
   }
 
   // ------------------------------------------------------------------ drawing
@@ -188,7 +190,7 @@ export class TableView {
     for (let seat = 1; seat <= this.size; seat += 1) {
       const degrees = this.place(seat);
       const p = at(SEAT_RX, SEAT_RY, SEAT_CY, degrees);
-      const b = this.stud ? at(STUD_BET_RX, STUD_BET_RY, BET_CY, degrees) : at(BET_RX, BET_RY, BET_CY, degrees);
+      const b = this.betPoint(seat);
       const side = p.x < 30 ? "left" : p.x > 70 ? "right" : "middle";
       const parts = this.makeSeat(seat, side);
       parts.root.style.left = `${p.x}%`;
@@ -450,13 +452,14 @@ export class TableView {
     }
   }
 
-  /** Chips slide from the middle to each winner. */
+  /** Chips slide from the middle to each winner, to where his bets stand (not onto his
+   *  name and stack: issue 19), and fade there. */
   pushPots(pots) {
     if (!this.el.isConnected) return;
     for (const pot of pots) {
       pot.winners.forEach((seat) => {
         if (!this.seatEls.has(seat)) return;
-        const to = this.seatPoint(seat);
+        const to = this.betPoint(seat);
         const stackEl = h("div", { class: "flying-chips" }, h("span", { class: "chip" }), h("span", { class: "chip" }), h("span", { class: "chip" }));
         stackEl.style.left = "50%";
         stackEl.style.top = "56%";
