@@ -212,8 +212,11 @@ class Bot:
             command = Act(type="act", table=self.table, action=action, amount=amount)
             self.send(command, self.think * (0.5 + self.rng.random()) if self.think else 0.0)
             self.tally.actions += 1
-        elif isinstance(m, Snapshot) and self.seat is None:
-            self.sit(m.view)
+        elif isinstance(m, Snapshot):
+            if self.seat is None:
+                self.sit(m.view)
+            else:  # a redraw (a gap, a new owner): what it missed may have sat it out
+                self.come_back(m.view)
         elif isinstance(m, TableResumed) and m.table == self.table:
             # a paused table refused what it was sent meanwhile (a seat taken, say): look again
             self.seat = None
@@ -238,6 +241,17 @@ class Bot:
         self.seat = seat
         self.send(Sit(type="sit", table=self.table, seat=seat, buy_in=self.buy_in()))
         self.tally.seated += 1
+
+    def come_back(self, view: o.TableView) -> None:
+        """Seated, and the table says it sits out: the SatOut event it would have answered
+        was in what a snapshot replaced (a table that changed worker), so answer it now."""
+        me = next((s for s in view.seats if s.player == self.name), None)
+        if me is None or me.state != "sitting_out" or me.leaving:
+            return
+        if me.stack == 0:  # busted: buy in again
+            self._write(TopUp(type="top_up", table=self.table, amount=int(self.info["min_buy_in"])))
+        else:
+            self.send(SitIn(type="sit_in", table=self.table))
 
     def choose_seat(self, taken: set[int]) -> int | None:
         free = [s for s in range(1, int(self.info["seats"]) + 1) if s not in taken]
