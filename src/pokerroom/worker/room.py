@@ -169,16 +169,16 @@ class Worker:
         those marked too many deal on."""
         if self.stopping:
             return
-        leaving = [r for r in self.runners.values() if r.draining]
+        leaving = [r for r in self.runners.values() if r.clock.draining]
         if len(leaving) > max(0, excess):
             back = len(leaving) - max(0, excess)
             for runner in sorted(leaving, key=lambda r: r.table.phase == IDLE)[:back]:
-                runner.draining = False
+                runner.clock.draining = False
         elif len(leaving) < excess:
-            staying = sorted((r for r in self.runners.values() if not r.draining),
+            staying = sorted((r for r in self.runners.values() if not r.clock.draining),
                              key=lambda r: r.table.phase != IDLE)
             for runner in staying[: excess - len(leaving)]:
-                runner.draining = True
+                runner.clock.draining = True
 
     async def _hand_over(self, started: float) -> None:
         """Give up the marked tables that are between hands (more than its share: a worker
@@ -186,7 +186,7 @@ class Worker:
         for name, runner in list(self.runners.items()):
             if time.monotonic() - started > ROUND_BUDGET:
                 return
-            if runner.draining and runner.table.phase == IDLE and runner.paused is None:
+            if runner.clock.draining and runner.table.phase == IDLE and runner.paused is None:
                 epoch = runner.epoch
                 await runner.close()  # its last hand's result written first
                 self._drop(name, quiet=True)
@@ -199,7 +199,7 @@ class Worker:
         self.stopping = True
         if self.drain > 0:
             for runner in self.runners.values():
-                runner.draining = True
+                runner.clock.draining = True
             deadline = time.monotonic() + self.drain
             while time.monotonic() < deadline and any(r.table.phase != IDLE for r in self.runners.values()):
                 await asyncio.sleep(0.1)

@@ -5,7 +5,7 @@ viewer his own view of every event (DESIGN.md data flow, invariants 2-6).
 The runner knows the store, its settings (buyin.py) and the ``Outlet`` it publishes to; of
 the clients, only ``Viewer`` (viewer.py): it never imports the gateway or the bus. Who sees
 what is projection.py's; the lobby line lobby.py's; the stored history record.py's; the
-deal deal.py's; its lease, its worker's (room.py).
+deal deal.py's; when it wakes clock.py's; its lease, its worker's (room.py).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.view import turn_player, turn_view
 from pokerroom.wire import events_text, record_model
 from pokerroom.worker.buyin import BuyIn, Settings, rathole
+from pokerroom.worker.clock import Clock
 from pokerroom.worker.deal import Deal, Dealer
 from pokerroom.worker.eventlog import REPLAY_COST
 from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, HandVoided, Published
@@ -60,12 +61,6 @@ def _always() -> bool:
 EPOCH_GAP = 1_000_000  # a new owner numbers its events this far past the last it knows of
 
 
-def _release(waiter: asyncio.Future[None] | None) -> None:
-    """Wake a table task sleeping on ``waiter`` (a command came, or its clock is due)."""
-    if waiter is not None and not waiter.done():
-        waiter.set_result(None)
-
-
 def _unknown(m: Never) -> TableError:
     """A command of the union with no case in ``_handle``: mypy says so (``m`` is not
     ``Never`` there); at run time it is refused, never dropped."""
@@ -85,16 +80,16 @@ class TableRunner:
         self.epoch = 0  # the lease's epoch (0: no lease, no fence: a table of tests)
         self.lease_ok = lease_ok  # whether the worker's lease still holds (by its own clock)
         self.lost = False  # the lease went to another worker: this runner is done
-        self._draining = False  # its worker is stopping or hands it over: no new hand is dealt
         self.closing = False  # the task ends after the step it is in (close)
         self.table = Table(config, protections=protections)  # the room's one limit (D7)
         self.inbox: deque[tuple[Viewer, p.TableCommand, Reply]] = deque()
-        self._waiter: asyncio.Future[None] | None = None  # set while the task sleeps
         self.stream = Stream(self.name)
         self.watchers: dict[Hashable, Watcher] = {}  # connection key -> who watches
         self.accounts: dict[str, int] = {}  # seated player name -> account id
         self._known: dict[str, int] = {}  # every player seated since the last hand began -> account
-        self.next_hand_at: float | None = None
+        # when the task wakes; ``clock.draining``: its worker is stopping or hands it over,
+        # no new hand is dealt
+        self.clock = Clock(lambda: self.table.deadline, lambda: self.table.phase == IDLE)
         self.hand_id: int | None = None
         self._last_hand: tuple[int, int] | None = None  # (number, id) of the last hand stored
         self.dealer = Dealer()  # the decks, committed to a hand ahead, and the players' seeds
@@ -127,7 +122,7 @@ class TableRunner:
                           f"{self.paused}; try again when it resumes", id=command.id))
             return
         self.inbox.append((viewer, command, reply))
-        _release(self._waiter)
+        self.clock.release()
 
     def unwatch(self, key: Hashable) -> None:
         """The connection ``key`` went away: no more events for it (a seated player keeps
@@ -160,7 +155,7 @@ class TableRunner:
         self.stream.start_at(base)
         self._voided = [HandVoided(number, len(claim.seats)) for _, number in claim.voided]
         if self.table.seats:
-            self._soon(self.settings.pause)
+            self.clock.soon(self.settings.pause)
 
     async def buy_in(self, account_id: int, now: float) -> BuyIn:
         """What this player may sit down with now (a read: not queued behind commands)."""
@@ -188,19 +183,7 @@ class TableRunner:
                 except Exception:
                     log.exception("table %s: announcing the end of a pause failed", self.name)
             if not self.inbox:  # sleep until a command comes or the clock is due
-                wake = self._wake_at()
-                delay = None if wake is None else wake - time.time()
-                if delay is None or delay > 0:
-                    self._waiter = waiter = loop.create_future()
-                    timer = None if delay is None else loop.call_later(delay, _release, waiter)
-                    try:
-                        await waiter
-                    finally:
-                        self._waiter = None
-                        if timer is not None:
-                            timer.cancel()
-                else:  # due now: still let the other tasks run first
-                    await asyncio.sleep(0)
+                await self.clock.sleep(loop)
             if self.inbox:
                 viewer, command, reply = self.inbox.popleft()
                 answer: Answer
@@ -219,37 +202,11 @@ class TableRunner:
                     log.exception("table %s: the answer to %r was not taken", self.name, command)
             try:
                 now = time.time()
-                if self._due(now):  # not after most commands: then no coroutine for the clock
+                if self.clock.due(now):  # not after most commands: then no coroutine for the clock
                     await self._tick(now)
             except Exception:
                 log.exception("table %s: clock tick failed", self.name)
                 await asyncio.sleep(0.5)
-
-    @property
-    def draining(self) -> bool:
-        """No new hand is dealt (its worker is stopping, or hands the table over)."""
-        return self._draining
-
-    @draining.setter
-    def draining(self, value: bool) -> None:
-        self._draining = value
-        if not value:  # dealing again (the worker that came went away): a hand may be due
-            _release(self._waiter)
-
-    def _wake_at(self) -> float | None:
-        deadline = self.table.deadline
-        next_hand_at = None if self._draining else self.next_hand_at  # while draining: no wake-up for it
-        if deadline is None or next_hand_at is None:
-            return next_hand_at if deadline is None else deadline
-        return min(deadline, next_hand_at)
-
-    def _due(self, now: float) -> bool:
-        """Whether ``_tick`` has anything to do at ``now``."""
-        deadline = self.table.deadline
-        if deadline is not None and now >= deadline:
-            return True
-        return (self.table.phase == IDLE and not self._draining and self.next_hand_at is not None
-                and now >= self.next_hand_at)
 
     async def _tick(self, now: float) -> None:
         if not self.lease_ok():  # its lease may be another's by now: the clock waits for the renewal
@@ -261,9 +218,8 @@ class TableRunner:
             await self._publish(table.advance(now))
         # draining (its worker is stopping, or hands the table over): no new hand, until told
         # otherwise (the worker that came went away again)
-        due = self.next_hand_at is not None and now >= self.next_hand_at
-        if table.phase == IDLE and due and not self.draining:
-            self.next_hand_at = None
+        if self.clock.hand_due(now):
+            self.clock.next_hand_at = None
             if table.can_start():
                 await self._deal(now)
 
@@ -285,10 +241,6 @@ class TableRunner:
             assert type(started) is HandStarted
             events.insert(at + 1, DeckSeeded(started.number, seeds, deal.next_commitment))
         await self._publish(events)
-
-    def _soon(self, delay: float = 1.0) -> None:
-        if self.table.phase == IDLE and self.next_hand_at is None:
-            self.next_hand_at = time.time() + delay
 
     # ------------------------------------------------------------------ commands
 
@@ -324,12 +276,12 @@ class TableRunner:
             case p.Options():
                 values = m.model_dump(exclude={"type", "id", "table"}, exclude_none=True)
                 events = table.set_options(self._player(viewer), now, **values)
-                self._soon()
+                self.clock.soon()
             case p.SitOut():
                 events = table.sit_out(self._player(viewer), now)
             case p.SitIn():
                 events = table.sit_in(self._player(viewer), now)
-                self._soon()
+                self.clock.soon()
             case p.Leave():
                 events = table.leave(self._player(viewer), now)
             case p.Post():
@@ -355,7 +307,7 @@ class TableRunner:
         events = table.sit(player, m.seat, m.buy_in, now, at_least=at_least)
         if viewer.key not in self.watchers:
             self._subscribe(viewer, None)
-        self._soon()
+        self.clock.soon()
         return events
 
     async def _top_up(self, player: str, amount: int, now: float) -> Sequence[Published]:
@@ -365,7 +317,7 @@ class TableRunner:
         await self._write("adding chips", partial(self.store.top_up, self.name, account, amount, txn=txn,
                                                   fence=self.fence))
         events = table.add_chips(player, amount, now)
-        self._soon()
+        self.clock.soon()
         return events
 
     def _may_chat(self, player: str, now: float) -> None:
@@ -444,7 +396,7 @@ class TableRunner:
                 self.hand_id = await self._write("the start of a hand", start)
             elif type(e) is HandFinished:
                 await self._store_hand(e)
-                self._soon(self.settings.pause)
+                self.clock.soon(self.settings.pause)
             elif type(e) is Left:  # the chips back, and the departure (D13) in the same transaction
                 account = self.accounts[e.player]
                 await self._write(
@@ -537,8 +489,7 @@ class TableRunner:
             log.warning("table %s: the lease (epoch %s) is no longer %s's: stopping", self.name, self.epoch,
                         self.worker)
         self.lost = True
-        self.next_hand_at = None
-        _release(self._waiter)
+        self.clock.stop()
 
     async def _keep(self, what: str, write: Awaitable[None]) -> None:
         """Keep a record of no chip (D7's protection, on the clock's path, in the room's limit
@@ -589,8 +540,8 @@ class TableRunner:
         before the lease is given up, never after: that write would be refused), then
         answer what is still queued 'table_moving'. Past ``timeout`` (a database away),
         stop it where it is."""
-        self.closing = self.draining = True  # no new hand in the step it is in either
-        _release(self._waiter)
+        self.closing = self.clock.draining = True  # no new hand in the step it is in either
+        self.clock.release()
         if self.task is not None and not self.task.done():
             try:
                 await asyncio.wait_for(asyncio.shield(self.task), timeout)
