@@ -27,14 +27,16 @@ def table(name: str, **settings: Any) -> dict[str, Any]:
     return {"name": name, **game, **settings}
 
 
-def room(*tables: dict[str, Any], **settings: Any) -> str:
-    """The TOML text of a room of ``tables`` with the room ``settings`` (none: the room's
-    defaults)."""
+def room(*tables: dict[str, Any], templates: tuple[dict[str, Any], ...] = (), **settings: Any) -> str:
+    """The TOML text of a room of ``tables`` (and ``templates``, tables that open themselves:
+    each as ``table`` makes one, with ``min_free``, ``max_tables``, ``close_after``) with the
+    room ``settings`` (none: the room's defaults)."""
     parts = []
     if settings:
         parts.append("[room]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in settings.items()))
-    for t in tables:
-        parts.append("[[table]]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in t.items()))
+    for kind, specs in (("table", tables), ("template", templates)):
+        for t in specs:
+            parts.append(f"[[{kind}]]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in t.items()))
     return "\n".join(parts)
 
 

@@ -134,10 +134,11 @@ async def connect(
     return connection
 
 
-async def session(http: httpx.AsyncClient, base: str, name: str, password: str) -> str:
-    """A session token for ``name``: registered if the name is free, else logged in."""
-    body = {"name": name, "password": password}
-    r = await http.post(f"{base}/api/register", json=body)
+async def session(http: httpx.AsyncClient, base: str, name: str, password: str, bot: bool = False) -> str:
+    """A session token for ``name``: registered if the name is free (``bot``: as a program's
+    account), else logged in."""
+    body: dict[str, Any] = {"name": name, "password": password}
+    r = await http.post(f"{base}/api/register", json=body | ({"bot": True} if bot else {}))
     if r.status_code == 409:
         r = await http.post(f"{base}/api/login", json=body)
     r.raise_for_status()

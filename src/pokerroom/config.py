@@ -17,15 +17,20 @@ table a ``schedule`` of such games each with ``hands``, and the table settings o
 default, or check_fold; D7), ``max_timeouts``, ``max_missed_orbits``, ``missed_blinds``
 ("seeds", the default: one live post the size of the big blind, or "standard": the big
 blind live and the small blind dead; D11) and ``straddles`` (true or false, the default;
-D10). ``DEFAULT`` below, the room ``pokerroom serve`` runs without a file, is a complete
-example; its tables keep the table defaults (all-in protection, the seeds' missed blinds,
-no straddles).
+D10) and ``seat_offer_time`` (30: seconds a freed seat is held for the first on the
+waiting list). Each ``[[template]]`` describes tables that open themselves, as a
+``[[table]]`` does one table, plus ``min_free`` (1: tables of it kept with a free seat),
+``max_tables`` (20) and ``close_after`` (300: seconds an empty surplus table stays open);
+its tables are named after it, '<name> #1', '#2'... (issue 19). ``DEFAULT`` below, the
+room ``pokerroom serve`` runs without a file, is a complete example; its tables keep the
+table defaults (all-in protection, the seeds' missed blinds, no straddles).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +51,43 @@ _TABLE_SETTINGS = (
     "max_missed_orbits",
     "missed_blinds",
     "straddles",
+    "seat_offer_time",
 )
 
 
 class ConfigError(ValueError):
     """A room configuration that cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class TemplateConfig:
+    """Tables that open themselves (issue 19): ``table`` describes each (its name is the
+    template's); they are named '<template> #1', '#2'... The room keeps ``min_free`` of them
+    with a free seat, at most ``max_tables`` open, and closes a surplus table nobody sat
+    at for ``close_after`` seconds (worker/templates.py)."""
+
+    table: TableConfig
+    min_free: int = 1
+    max_tables: int = 20
+    close_after: float = 300.0
+
+    @property
+    def name(self) -> str:
+        return self.table.name
+
+    def table_name(self, number: int) -> str:
+        return f"{self.name} #{number}"
+
+    def number_of(self, name: str) -> int | None:
+        """The number of this template's table ``name`` (None: not one of its names)."""
+        prefix = f"{self.name} #"
+        if not name.startswith(prefix) or not re.fullmatch(r"[1-9][0-9]{0,5}", name[len(prefix):]):
+            return None
+        number = int(name[len(prefix):])
+        return number if number <= self.max_tables else None
+
+    def config_of(self, number: int) -> TableConfig:
+        return replace(self.table, name=self.table_name(number), template=self.name)
 
 
 @dataclass(frozen=True)
@@ -63,6 +100,18 @@ class RoomConfig:
     protection_hours: float = 24.0
     rathole_minutes: float = 60.0  # D13: 0 turns the rule off
     registrations_per_hour: int = 10  # new accounts from one address in an hour (issue 16)
+    templates: tuple[TemplateConfig, ...] = ()  # tables that open themselves (issue 19)
+
+    def table_config(self, name: str) -> TableConfig | None:
+        """The table named ``name``: one of the config's, or of a template's (None: neither)."""
+        for table in self.tables:
+            if table.name == name:
+                return table
+        for template in self.templates:
+            number = template.number_of(name)
+            if number is not None:
+                return template.config_of(number)
+        return None
 
     @property
     def protection_window(self) -> float:
@@ -133,6 +182,19 @@ bring_in = 3
 seats = 8
 min_buy_in = 200
 max_buy_in = 1000
+
+# tables that open themselves: "Moskva NL 1/2 #1", "#2"... one always with a free seat
+[[template]]
+name = "Moskva NL 1/2"
+game = "NLHE"
+small_blind = 1
+big_blind = 2
+seats = 6
+min_buy_in = 40
+max_buy_in = 200
+min_free = 1
+max_tables = 20
+close_after = 300
 """
 
 
@@ -143,12 +205,13 @@ def _int(spec: dict[str, Any], key: str, where: str, default: int | None = None)
     return value
 
 
-def _number(room: dict[str, Any], key: str, default: float, low: float, high: float, above: bool) -> float:
-    """A number of [room] in ``low`` .. ``high`` (``above``: strictly above ``low``)."""
+def _number(room: dict[str, Any], key: str, default: float, low: float, high: float, above: bool,
+            where: str = "[room]") -> float:
+    """A number of [room] (or of ``where``) in ``low`` .. ``high`` (``above``: strictly above ``low``)."""
     value = room.get(key, default)
     if type(value) not in (int, float) or not (low < value if above else low <= value) or not value <= high:
         bound = f"above {low:g}" if above else f"{low:g}"
-        raise ConfigError(f"[room]: {key} must be a number from {bound} to {high:g}, got {value!r}")
+        raise ConfigError(f"{where}: {key} must be a number from {bound} to {high:g}, got {value!r}")
     return float(value)
 
 
@@ -226,6 +289,26 @@ def _table(spec: Any, index: int) -> TableConfig:
         raise ConfigError(f"{where}: {e}") from None
 
 
+_TEMPLATE_SETTINGS = ("min_free", "max_tables", "close_after")
+
+
+def _template(spec: Any, index: int) -> TemplateConfig:
+    if not isinstance(spec, dict):
+        raise ConfigError(f"template {index + 1} must be a TOML table")
+    name = spec.get("name")
+    where = f"template {name!r}" if name else f"template {index + 1}"
+    if type(name) is str and len(name) > 56:
+        raise ConfigError(f"{where}: a template's name has at most 56 characters (its tables add ' #N')")
+    table = _table({k: v for k, v in spec.items() if k not in _TEMPLATE_SETTINGS}, index)
+    min_free = _int(spec, "min_free", where, 1)
+    max_tables = _int(spec, "max_tables", where, 20)
+    if not 1 <= min_free <= max_tables <= 10_000:
+        raise ConfigError(f"{where}: needs 1 <= min_free <= max_tables <= 10000, "
+                          f"got {min_free} and {max_tables}")
+    close_after = _number(spec, "close_after", 300.0, 0.0, 86_400.0, above=False, where=where)
+    return TemplateConfig(table, min_free, max_tables, close_after)
+
+
 def parse_room(text: str) -> RoomConfig:
     try:
         data = tomllib.loads(text)
@@ -235,12 +318,18 @@ def parse_room(text: str) -> RoomConfig:
     if not isinstance(room, dict):
         raise ConfigError("[room] must be a table")
     specs = data.get("table", [])
-    if not isinstance(specs, list) or not specs:
-        raise ConfigError("the room needs at least one [[table]]")
+    kinds = data.get("template", [])
+    if not isinstance(specs, list) or not isinstance(kinds, list) or not (specs or kinds):
+        raise ConfigError("the room needs at least one [[table]] or [[template]]")
     tables = tuple(_table(spec, i) for i, spec in enumerate(specs))
-    names = [t.name for t in tables]
+    templates = tuple(_template(spec, i) for i, spec in enumerate(kinds))
+    names = [t.name for t in tables] + [t.name for t in templates]
     if len(set(names)) != len(names):
-        raise ConfigError("table names must be unique")
+        raise ConfigError("table and template names must be unique")
+    for table in tables:
+        for template in templates:
+            if template.number_of(table.name) is not None:
+                raise ConfigError(f"table {table.name!r} has a name of template {template.name!r}'s tables")
     pause = room.get("pause", 3.0)
     if type(pause) not in (int, float) or not 0 <= pause <= 60:
         raise ConfigError(f"pause must be 0 to 60 seconds, got {pause!r}")
@@ -259,6 +348,7 @@ def parse_room(text: str) -> RoomConfig:
         protection_hours=_number(room, "protection_hours", 24.0, 0.0, 24.0 * 365, above=True),
         rathole_minutes=_number(room, "rathole_minutes", 60.0, 0.0, 60.0 * 24 * 30, above=False),
         registrations_per_hour=registrations,
+        templates=templates,
     )
 
 

@@ -133,6 +133,8 @@ class TableView(_Data):
     missed_blinds: str = "seeds"
     game_info: GameInfo
     next_game_info: GameInfo
+    waiting: list[str] = Field(default_factory=list)  # the waiting list, in order
+    offers: list[tuple[str, float]] = Field(default_factory=list)  # (player, until): seats held
 
 
 class LobbyRow(_Data):
@@ -154,6 +156,8 @@ class LobbyRow(_Data):
     hands: int
     game_info: GameInfo
     next_game_info: GameInfo
+    waiting: int = 0  # players on its waiting list
+    template: str | None = None  # the template it was opened from (tables that open themselves)
 
 
 # ---------------------------------------------------------------- events
@@ -332,6 +336,13 @@ class CardsRevealed(_Data):
     cards: list[Card]
 
 
+class WaitingChanged(_Data):
+    type: Literal["WaitingChanged"] = "WaitingChanged"
+    waiting: list[str]
+    offers: list[tuple[str, float]]
+    offered: list[str]
+
+
 class HandFinished(_Data):
     type: Literal["HandFinished"] = "HandFinished"
     number: int
@@ -376,7 +387,7 @@ RecordEvent = Annotated[
 Event = Annotated[
     Posted | HoleDealt | BoardDealt | Acted | UncalledReturned | Reshuffled | StreetEnded | Shown
     | Mucked | PotAwarded | Seated | ChipsAdded | Left | SatOut | SatIn | BlindMissed | PostRequested
-    | GameChanged | HandStarted | TurnStarted | TimedOut | CardsRevealed | HandFinished
+    | GameChanged | HandStarted | TurnStarted | TimedOut | CardsRevealed | HandFinished | WaitingChanged
     | DeckCommitted | DeckSeeded | ChatLine | HandVoided,
     Field(discriminator="type"),
 ]

@@ -100,6 +100,19 @@ class Leave(_Command):
     table: TableName
 
 
+class JoinWaiting(_Command):
+    """Wait for a seat at a full table (table/waiting.py): a freed seat is offered to the
+    first on its list for the table's ``seat_offer_time`` (``seat_offered``)."""
+
+    type: Literal["join_waiting"]
+    table: TableName
+
+
+class LeaveWaiting(_Command):
+    type: Literal["leave_waiting"]
+    table: TableName
+
+
 class TopUp(_Command):
     type: Literal["top_up"]
     table: TableName
@@ -162,7 +175,7 @@ class Seed(_Command):
 # answers the others (ping, lobby) itself
 TableCommand: TypeAlias = (
     Subscribe | Unsubscribe | Sit | Act | Options | SitOut | SitIn | Leave | TopUp | Post | ShowCards
-    | PreviousHand | Chat | Seed
+    | PreviousHand | Chat | Seed | JoinWaiting | LeaveWaiting
 )
 ClientMessage = Annotated[
     Subscribe
@@ -180,7 +193,9 @@ ClientMessage = Annotated[
     | PreviousHand
     | Chat
     | Ping
-    | Seed,
+    | Seed
+    | JoinWaiting
+    | LeaveWaiting,
     Field(discriminator="type"),
 ]
 CLIENT = TypeAdapter(ClientMessage)
@@ -224,6 +239,10 @@ ERROR_CODES: dict[str, str] = {
     "insufficient_balance": "the balance is too low",
     # the table (table/, worker/)
     "seat_taken": "the seat is taken",
+    "seat_held": "the free seats are held for the waiting list",
+    "seat_free": "a seat is free: no need to wait",
+    "already_waiting": "on this waiting list already",
+    "not_waiting": "not on this waiting list",
     "bad_seat": "no such seat",
     "already_seated": "already at this table",
     "below_minimum": "a buy-in below the table minimum",
@@ -337,6 +356,16 @@ class LobbyList(_Message):
     tables: list[LobbyRow]
 
 
+class SeatOffered(_Message):
+    """A seat at a full table is held for you, the first on its waiting list, until
+    ``until`` (seconds since the epoch): sit down there before then, or it goes to the next.
+    Sent to every connection of the player, whatever table he watches."""
+
+    type: Literal["seat_offered"] = "seat_offered"
+    table: str
+    until: float
+
+
 class PreviousHandRecord(_Message):
     type: Literal["previous_hand"] = "previous_hand"
     table: str
@@ -397,7 +426,8 @@ ServerMessage = Annotated[
     | Pong
     | TablePaused
     | TableResumed
-    | TableMoving,
+    | TableMoving
+    | SeatOffered,
     Field(discriminator="type"),
 ]
 SERVER = TypeAdapter(ServerMessage)

@@ -49,6 +49,7 @@ WIRE_NAMES: dict[type, str] = {
     tables.TurnStarted: "TurnStarted",
     tables.TimedOut: "TimedOut",
     tables.CardsRevealed: "CardsRevealed",
+    tables.WaitingChanged: "WaitingChanged",
     tables.HandFinished: "HandFinished",
 }
 _T = TypeVar("_T", bound=type)

@@ -23,10 +23,11 @@ def test_D7_D13_the_room_defaults_two_protections_a_day_and_an_hour_against_rath
 
 def test_D7_every_table_of_the_default_room_uses_all_in_protection() -> None:
     default = parse_room(DEFAULT)
-    assert len(default.tables) == 5
-    assert {t.timeout_policy for t in default.tables} == {"all_in_protection"}
-    assert {t.missed_blinds for t in default.tables} == {"seeds"}
-    assert {t.straddles for t in default.tables} == {False}
+    assert len(default.tables) == 5 and [t.name for t in default.templates] == ["Moskva NL 1/2"]
+    tables = [*default.tables, *(t.config_of(1) for t in default.templates)]
+    assert {t.timeout_policy for t in tables} == {"all_in_protection"}
+    assert {t.missed_blinds for t in tables} == {"seeds"}
+    assert {t.straddles for t in tables} == {False}
 
 
 def test_D7_D13_room_settings_are_read() -> None:
@@ -82,3 +83,28 @@ def test_D10_straddles_on_a_fixed_limit_table_are_refused() -> None:
     fixed = room(table("F", **FL24, straddles=True))
     with pytest.raises(ConfigError, match="table 'F'"):
         parse_room(fixed)
+
+
+def test_templates_are_read_and_name_their_tables() -> None:
+    text = TABLE + '\n[[template]]\nname = "Quick"\ngame = "NLHE"\nsmall_blind = 1\nbig_blind = 2\n' \
+        'min_buy_in = 40\nmax_buy_in = 200\nmin_free = 2\nmax_tables = 5\nclose_after = 60\n'
+    config = parse_room(text)
+    [quick] = config.templates
+    assert (quick.name, quick.min_free, quick.max_tables, quick.close_after) == ("Quick", 2, 5, 60.0)
+    third = config.table_config("Quick #3")
+    assert third is not None and third.name == "Quick #3" and third.template == "Quick"
+    assert third.min_buy_in == 40 and third.seats == 6
+    for name in ("Quick #0", "Quick #6", "Quick #03", "Quick 3", "Quick #3x", "Nowhere"):
+        assert config.table_config(name) is None, name
+    for bad, message in (
+        ("min_free = 2", "min_free = 9"),  # above max_tables
+        ("close_after = 60", "close_after = -1"),
+        ('name = "Quick"', 'name = "' + "Q" * 57 + '"'),
+        ("min_free = 2", "min_free = 2\nwho = 1"),
+    ):
+        with pytest.raises(ConfigError):
+            parse_room(text.replace(bad, message))
+    with pytest.raises(ConfigError, match="has a name of template"):
+        parse_room(room(table("Quick #1", min_buy_in=40, max_buy_in=200)) + text[len(TABLE):])
+    with pytest.raises(ConfigError, match="unique"):
+        parse_room(room(table("Quick", min_buy_in=40, max_buy_in=200)) + text[len(TABLE):])

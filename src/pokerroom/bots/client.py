@@ -107,7 +107,7 @@ class Bot:
         """Register or log in (unless it has a token) and read its table (unless known)."""
         async with httpx.AsyncClient(timeout=120) as http:
             if not self.token:
-                self.token = await client.session(http, self.http, self.name, self.password)
+                self.token = await client.session(http, self.http, self.name, self.password, bot=True)
             if not self.info:
                 tables = (await http.get(f"{self.http}/api/tables")).json()["tables"]
                 self.info = next(t for t in tables if t["name"] == self.table)

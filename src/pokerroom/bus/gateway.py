@@ -35,6 +35,7 @@ from pokerroom.bus.messages import (
     Caller,
     LobbyRows,
     PlayerBatch,
+    PlayerNotice,
     Request,
     Response,
     TableBatch,
@@ -77,6 +78,7 @@ class _Conn:
     client: Client
     number: int
     tables: dict[str, bool] = field(default_factory=dict)  # watched table -> wants views
+    waits: bool = False  # on a waiting list: it listens to its player's messages while it lives
     # a command that may start watching a table is out: the table's batches meanwhile (with
     # this player's own part of each, if he had one), kept until its answer says from which
     # version on they are news to this connection
@@ -128,6 +130,9 @@ class Router:
         conn = self._conn(client)
         if isinstance(command, p.Subscribe | p.Sit):  # listen before asking: no batch falls between
             self._listen(command.table, conn)
+        elif isinstance(command, p.JoinWaiting):  # a seat offered must reach him wherever he is
+            conn.waits = True
+            self._listen_player(conn)
             if command.table not in conn.tables:
                 self._hold(command.table, conn)
         self._send(conn, command, reply, 0, False)
@@ -239,6 +244,9 @@ class Router:
         if table is None:
             table = self._tables[name] = _Table()
             table.sub = self.transport.subscribe(events_subject(self.prefix, name), self._on_table)
+        self._listen_player(conn)
+
+    def _listen_player(self, conn: _Conn) -> None:
         account = conn.client.account_id
         if account is not None:
             player = self._players.get(account)
@@ -267,7 +275,7 @@ class Router:
                 table.sub.unsubscribe()
             del self._tables[name]
         account = conn.client.account_id
-        if account is not None and not conn.tables:
+        if account is not None and not conn.tables and not conn.waits:
             player = self._players.get(account)
             if player is not None:
                 player.conns.pop(conn.number, None)
@@ -312,7 +320,13 @@ class Router:
         table.queue.append(batch)
         self._drain(batch.table, table)
 
-    def _on_player(self, batch: PlayerBatch) -> None:
+    def _on_player(self, batch: PlayerBatch | PlayerNotice) -> None:
+        if type(batch) is PlayerNotice:
+            player = self._players.get(batch.account_id)
+            for conn in list(player.conns.values()) if player is not None else ():
+                conn.client.send(batch.text)
+            return
+        assert type(batch) is PlayerBatch
         table = self._tables.get(batch.table)
         if table is None or batch.epoch < table.epoch or (
                 batch.epoch == table.epoch and batch.version <= table.version):

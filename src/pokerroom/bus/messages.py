@@ -8,7 +8,8 @@ Subjects (``prefix`` names the room, so rooms can share a NATS server):
   numbered ``(epoch, version)``; the players who get their own text instead are named in
   ``covered``.
 - ``P.p.A``: a batch as player account A sees it (``PlayerBatch``: his hole cards, his
-  snapshot, his ``your_turn``). Only a gateway with a connection of A's subscribes to it,
+  snapshot, his ``your_turn``), or a message for him wherever he is
+  (``PlayerNotice``). Only a gateway with a connection of A's subscribes to it,
   so no gateway ever receives a hidden card of a player it does not serve.
 - ``P.t.T.gone``: a gateway's connection stopped watching T (``Unwatch``).
 - ``P.lobby``: the lobby lines of a worker's tables (``LobbyRows``).
@@ -130,6 +131,15 @@ class PlayerBatch:
 
 
 @dataclass(slots=True)
+class PlayerNotice:
+    """A message for every connection of player account A that listens here, whatever
+    table it watches (a seat offered from a waiting list: ``seat_offered``)."""
+
+    account_id: int
+    text: str
+
+
+@dataclass(slots=True)
 class Unwatch:
     gateway: str
     conn: int
@@ -153,7 +163,8 @@ class LobbyRows:
 
 
 _KINDS: dict[str, type[Any]] = {
-    c.__name__: c for c in (Request, Response, TableBatch, PlayerBatch, Unwatch, LobbyRows, Alive)
+    c.__name__: c
+    for c in (Request, Response, TableBatch, PlayerBatch, PlayerNotice, Unwatch, LobbyRows, Alive)
 }
 
 

@@ -26,6 +26,7 @@ from pokerroom.bus.messages import (
     Alive,
     LobbyRows,
     PlayerBatch,
+    PlayerNotice,
     Request,
     Response,
     TableBatch,
@@ -111,6 +112,11 @@ class TableHost:
         for sub in self._subs.pop(name, ()):
             sub.unsubscribe()
 
+    def closed(self, name: str) -> None:
+        """The table was closed (a template's surplus table): off every lobby."""
+        self.detach(name)
+        self.transport.publish(lobby_subject(self.prefix), LobbyRows(self.worker, [], gone=[name]))
+
     def _request(self, runner: TableRunner, request: Request, answer: Callable[[Response], None]) -> None:
         if request.ask == "buy_in":
             asyncio.get_running_loop().create_task(self._buy_in(runner, request, answer))
@@ -158,6 +164,9 @@ class TableHost:
                                 part.turn))
         publish(events_subject(prefix, table), TableBatch(table, epoch, prev, version, events, list(players),
                                                           snapshot))
+
+    def to_player(self, account_id: int, text: str) -> None:
+        self.transport.publish(player_subject(self.prefix, account_id), PlayerNotice(account_id, text))
 
     def notice(self, table: str, epoch: int, text: str) -> None:
         notice = TableBatch(table, epoch, -1, -1, notice=text)

@@ -52,6 +52,7 @@ class Credentials(BaseModel):
 
     name: str = Field(min_length=3, max_length=20, pattern=NAME.pattern)
     password: str = Field(min_length=8, max_length=128)
+    bot: bool = False  # registering: a program's account (behind people on waiting lists)
 
 
 class Empty(BaseModel):
@@ -125,7 +126,6 @@ def server_config(app: RoomApp, host: str, port: int) -> Any:
 
 def _create_api(config: RoomConfig, database: str, schema: str | None, state: dict[str, Any],
                 tables: Tables) -> FastAPI:
-    table_configs = {t.name: t for t in config.tables}
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # the gateway's own part is the sessions; the tables are reached through the bus
@@ -231,7 +231,8 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     async def register(request: Request) -> JSONResponse:
         data = await body(request)
         name, password = data.get("name"), data.get("password")
-        account, token = await sessions().accounts.register(name, password, client_of(request))
+        account, token = await sessions().accounts.register(name, password, client_of(request),
+                                                            data.get("bot", False))
         return signed_in(request, account, token)
 
     @app.post("/api/login", operation_id="login", openapi_extra=_body_spec(Credentials),
@@ -290,7 +291,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
         account = await account_of(request)
         hands = await sessions().store.hands_of(account.id)
         for row in hands:  # the game as data (protocol 3), where the room still deals that table
-            table = table_configs.get(row["table_name"])
+            table = config.table_config(row["table_name"])
             try:
                 row["game_info"] = jsonable(info_of(table, row["game"])) if table else None
             except KeyError:  # a game the table no longer deals

@@ -111,8 +111,12 @@ class Accounts:
         self.known = KnownAddresses()  # where each account logged in from: past failed_account
         self.registrations = RateLimit(registrations_per_hour, 3600.0)  # per address
 
-    async def register(self, name: object, password: object, client: str = "?") -> tuple[Account, str]:
+    async def register(self, name: object, password: object, client: str = "?",
+                       bot: object = False) -> tuple[Account, str]:
+        """A new account and its first session; ``bot``: a program's account (true or false)."""
         name, password = check_name(name), check_password(password)
+        if type(bot) is not bool:
+            raise AuthError("bad_message", "bot must be true or false", 400)
         if password.lower() in common_passwords() or password.lower() == name.lower():
             raise AuthError("common_password", "that password is too common: choose another")
         if self.registrations.blocked(client):
@@ -123,7 +127,7 @@ class Accounts:
         self.registrations.hit(client)
         try:
             digest = await asyncio.to_thread(hash_password, password)
-            account = await self.store.create_account(name, digest, self.starting_balance)
+            account = await self.store.create_account(name, digest, self.starting_balance, bot=bot)
         except StoreError as e:
             self.registrations.refund(client)
             raise AuthError(e.code, str(e), 409) from None

@@ -32,7 +32,9 @@ class Account:
 
 
 class Accounts(Database):
-    async def create_account(self, name: str, password_hash: str, grant: int) -> Account:
+    async def create_account(self, name: str, password_hash: str, grant: int, bot: bool = False) -> Account:
+        """A new account with ``grant`` chips from the bank; ``bot``: a program's (it never
+        holds a place on a waiting list ahead of a person)."""
         now = time.time()
         taken = StoreError("name_taken", f"the name {name!r} is taken")
         try:
@@ -49,6 +51,7 @@ class Accounts(Database):
                         balance=grant,
                         created_at=now,
                         last_grant_at=now,
+                        **_bot(bot),
                     )
                 )
                 account_id = int(result.inserted_primary_key[0])  # type: ignore[index]
@@ -64,6 +67,7 @@ class Accounts(Database):
         grant: int,
         session_hashes: Sequence[str] = (),
         ttl: float = 0.0,
+        bot: bool = False,
     ) -> list[int]:
         """Many accounts at once (the load test's bots), all or none, in one transaction of
         a few multi-row statements: each as ``create_account`` makes it, ``grant`` chips
@@ -86,6 +90,7 @@ class Accounts(Database):
                             "balance": grant,
                             "created_at": now,
                             "last_grant_at": now,
+                            **_bot(bot),
                         }
                         for name in names
                     ],
@@ -122,8 +127,14 @@ class Accounts(Database):
         twice) raises StoreError 'name_taken'."""
         digest = await asyncio.to_thread(passwords.hash_password, password)
         tokens = [passwords.new_token() for _ in names]
-        await self.create_accounts(names, digest, grant, [passwords.token_hash(t) for t in tokens], ttl)
+        hashes = [passwords.token_hash(t) for t in tokens]
+        await self.create_accounts(names, digest, grant, hashes, ttl, bot=True)
         return tokens
+
+    async def is_bot(self, account_id: int) -> bool:
+        """Whether the account was registered as a program's (a bot's)."""
+        async with self.engine.connect() as conn:
+            return bool(await conn.scalar(select(accounts.c.bot).where(accounts.c.id == account_id)))
 
     async def account_by_name(self, name: str) -> Account | None:
         async with self.engine.connect() as conn:
@@ -206,3 +217,10 @@ def _account(row: Any) -> Account | None:
     if row is None:
         return None
     return Account(row.id, row.name, int(row.balance), row.password_hash, float(row.last_grant_at))
+
+
+def _bot(bot: bool) -> dict[str, bool]:
+    """The ``bot`` column written only for a bot (its default is false): a person's account
+    is the same row as before the column came (migration 0007), which the tests of older
+    schemas write."""
+    return {"bot": True} if bot else {}

@@ -101,8 +101,8 @@ class Leases(Database):
     async def claimable(self, names: list[str], worker: str) -> list[str]:
         """Of ``names``, the tables nobody holds (never held, released, or expired), and
         those held under ``worker``'s own name (by an earlier run of it that stopped)."""
-        sql = (f"SELECT table_name FROM table_leases WHERE owner IS NULL OR expires_at < {self._now()} "
-               "OR owner = :w")
+        sql = (f"SELECT table_name FROM table_leases WHERE (owner IS NULL OR expires_at < {self._now()} "
+               "OR owner = :w) AND NOT closed")
         async with self.engine.connect() as conn:
             free = {str(r[0]) for r in (await conn.execute(text(sql), {"w": worker})).all()}
         return [n for n in names if n in free]
@@ -132,6 +132,43 @@ class Leases(Database):
         async with self._writing() as conn:
             done = (await conn.execute(text(sql), {"t": table, "w": worker, "e": epoch})).rowcount
         return bool(done == 1)
+
+    # ------------------------------------------------------------------ tables that open themselves
+
+    async def open_tables(self) -> dict[str, str | None]:
+        """The tables open now: name -> the template it was opened from (None: the config's)."""
+        async with self.engine.connect() as conn:
+            sql = "SELECT table_name, template FROM table_leases WHERE NOT closed"
+            rows = (await conn.execute(text(sql))).all()
+        return {str(r[0]): r[1] for r in rows}
+
+    async def open_table(self, name: str, template: str) -> None:
+        """Open table ``name`` of ``template`` (again, if it was closed: its row keeps its hand
+        numbers). Workers that open the same name at once open one table."""
+        insert = "INSERT INTO table_leases (table_name, template) VALUES (:t, :tp) ON CONFLICT DO NOTHING"
+        async with self._writing() as conn:
+            await conn.execute(text(insert), {"t": name, "tp": template})
+            reopen = "UPDATE table_leases SET closed = :no, template = :tp WHERE table_name = :t AND closed"
+            await conn.execute(text(reopen), {"t": name, "tp": template, "no": False})
+
+    async def close_table(self, worker: str, name: str, epoch: int) -> bool:
+        """Close a table of a template that ``worker`` holds under ``epoch`` with nobody
+        seated: nobody claims it until it opens again. False: not closed (it was no longer
+        this worker's, or somebody sits there)."""
+        sql = ("UPDATE table_leases SET closed = :yes, owner = NULL, expires_at = 0 WHERE table_name = :t "
+               "AND owner = :w AND epoch = :e AND template IS NOT NULL "
+               "AND NOT EXISTS (SELECT 1 FROM seats WHERE seats.table_name = :t)")
+        async with self._writing() as conn:
+            done = (await conn.execute(text(sql), {"t": name, "w": worker, "e": epoch, "yes": True})).rowcount
+        return bool(done == 1)
+
+    async def seated_at(self, template: str) -> dict[str, int]:
+        """The open tables of ``template``: name -> players seated there."""
+        sql = ("SELECT l.table_name, count(s.account_id) FROM table_leases l LEFT JOIN seats s "
+               "ON s.table_name = l.table_name WHERE l.template = :tp AND NOT l.closed GROUP BY l.table_name")
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(text(sql), {"tp": template})).all()
+        return {str(r[0]): int(r[1]) for r in rows}
 
     async def leases(self) -> list[Lease]:
         """Every table's lease, for ``pokerroom status``."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -14,6 +15,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 
@@ -28,6 +30,7 @@ accounts = Table(
     Column("balance", BigInteger, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("last_grant_at", Float, nullable=False),
+    Column("bot", Boolean, nullable=False, server_default=false()),  # migration 0007
 )
 Index("accounts_name_lower", func.lower(accounts.c.name), unique=True)  # migration 0002
 
@@ -153,6 +156,10 @@ table_leases = Table(
     Column("expires_at", Float, nullable=False, server_default="0"),
     Column("last_hand", Integer, nullable=False, server_default="0"),
     Column("memory", Text, nullable=True),
+    # migration 0007: the template a table that opened itself was made from, and whether
+    # it was closed again (its row kept: its hand numbers go on if it opens again)
+    Column("template", String(64), nullable=True),
+    Column("closed", Boolean, nullable=False, server_default=false()),
 )
 
 # Issue 18: the workers alive (``seen_at`` by the database's clock, renewed with their

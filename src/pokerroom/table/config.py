@@ -116,6 +116,8 @@ class TableConfig:
     one live post the size of the big blind (``seeds``), or the big blind live plus the
     small blind dead (``standard``). ``straddles`` lets the player left of the big blind
     post a live straddle of twice the big blind in no limit and pot limit hands (D10).
+    ``seat_offer_time``: how long a seat freed at a full table is held for the first on its
+    waiting list (waiting.py).
     """
 
     schedule: tuple[Stage, ...]
@@ -131,6 +133,8 @@ class TableConfig:
     max_missed_orbits: int = 3
     missed_blinds: str = SEEDS
     straddles: bool = False
+    seat_offer_time: float = 30.0
+    template: str | None = None  # the template a table that opened itself was made from
     name: str = field(default="table")
 
     def __post_init__(self) -> None:
@@ -152,7 +156,7 @@ class TableConfig:
             raise TableError("bad_buy_in", "the minimum buy-in must be at least one chip")
         if self.max_buy_in < self.min_buy_in:
             raise TableError("bad_buy_in", "the maximum buy-in is below the minimum")
-        for name in ("action_time", "time_bank", "time_bank_max", "time_bank_refill"):
+        for name in ("action_time", "time_bank", "time_bank_max", "time_bank_refill", "seat_offer_time"):
             value = getattr(self, name)
             if type(value) not in (int, float) or value < 0 or value != value or value == float("inf"):
                 raise TableError("bad_setting", f"{name} must be a number of seconds, got {value!r}")

@@ -132,8 +132,18 @@ class HandFinished(NamedTuple):
     net: tuple[tuple[int, int], ...]
 
 
+class WaitingChanged(NamedTuple):
+    """The table's waiting list changed (waiting.py): ``waiting``, the names in order;
+    ``offers``, (player, until when) of the free seats held for them; ``offered``, those
+    whose offer is new (the room tells them wherever they are)."""
+
+    waiting: tuple[str, ...]
+    offers: tuple[tuple[str, float], ...]
+    offered: tuple[str, ...]
+
+
 TableEvent = (
     Seated | ChipsAdded | Left | SatOut | SatIn | BlindMissed | PostRequested | GameChanged
-    | HandStarted | TurnStarted | TimedOut | HandFinished | CardsRevealed
+    | HandStarted | TurnStarted | TimedOut | HandFinished | CardsRevealed | WaitingChanged
 )
 AnyEvent = TableEvent | Event

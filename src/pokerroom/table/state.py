@@ -16,6 +16,7 @@ from pokerroom.table.positions import Plan, Positions
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.record import HandRecord, record_hand
 from pokerroom.table.seating import Seat
+from pokerroom.table.waiting import WaitingList
 
 IDLE, POSTING, PLAYING = "idle", "posting", "playing"
 Reshuffle = Callable[[tuple[Card, ...]], Sequence[int]]
@@ -56,6 +57,7 @@ class TableState:
         self._deck: Sequence[int] = ()
         self._reshuffle: Reshuffle | None = None
         self._button: int | None = None
+        self.waiting = WaitingList()  # who waits for a seat, and the seats held for them
 
     # ------------------------------------------------------------------ queries
 
@@ -90,12 +92,15 @@ class TableState:
 
     @property
     def deadline(self) -> float | None:
-        """When the table next needs ``advance``: a turn's clock or a posting request."""
+        """When the table next needs ``advance``: a turn's clock, a posting request, or a
+        seat held for the waiting list."""
+        clock: float | None = None
         if self.phase == POSTING and self._pending:
-            return min(r.deadline for r in self._pending.values())
-        if self.phase == PLAYING and self.turn is not None:
-            return self.turn.deadline
-        return None
+            clock = min(r.deadline for r in self._pending.values())
+        elif self.phase == PLAYING and self.turn is not None:
+            clock = self.turn.deadline
+        held = self.waiting.deadline
+        return held if clock is None else clock if held is None else min(clock, held)
 
     def seat_of(self, player: object) -> int:
         if type(player) is not str or player not in self._by_player:

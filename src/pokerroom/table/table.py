@@ -50,6 +50,7 @@ from pokerroom.table.events import (
     Seated,
     TimedOut,
     TurnStarted,
+    WaitingChanged,
 )
 from pokerroom.table.positions import Plan, plan_hand
 from pokerroom.table.record import finished, to_seats
@@ -79,7 +80,11 @@ class Table(TableState):
             seat, player, buy_in, self.config.time_bank, state=ACTIVE if stud else ENTERING, owe_big=not stud
         )
         self._by_player[player] = seat
-        return [Seated(seat, player, buy_in)]
+        out: list[AnyEvent] = [Seated(seat, player, buy_in)]
+        if player in self.waiting:  # his offer taken, or a seat free beyond those held
+            self.waiting.leave(player)
+            out.append(self._waiting_changed(()))
+        return out
 
     def verify_sit(self, player: object, seat: object, buy_in: object, at_least: int = 0) -> None:
         """Raise ``TableError`` if ``sit`` would be refused; changes nothing."""
@@ -92,6 +97,10 @@ class Table(TableState):
             raise TableError("bad_seat", f"seats are numbered 1 to {n}, not {seat!r}")
         if seat in self.seats:
             raise TableError("seat_taken", f"seat {seat} is taken")
+        held = self.waiting.held(player)
+        if held and n - len(self.seats) <= held:
+            raise TableError("seat_held", "the free seats are held for the players on the waiting list: "
+                             "join it")
         if type(at_least) is not int or at_least < 0:
             raise TableError("bad_amount", f"at_least is a whole number of chips, not {at_least!r}")
         if at_least > self.config.min_buy_in and type(buy_in) is int and 0 < buy_in < at_least:
@@ -146,7 +155,44 @@ class Table(TableState):
     def _remove(self, s: int, reason: str) -> list[AnyEvent]:
         seat = self.seats.pop(s)
         del self._by_player[seat.player]
-        return [Left(s, seat.player, seat.stack, reason)]
+        return [Left(s, seat.player, seat.stack, reason), *self._offer_seats()]
+
+    # ------------------------------------------------------------------ the waiting list
+
+    def join_waiting(self, player: object, bot: bool = False, now: float = 0.0) -> list[AnyEvent]:
+        """Wait for a seat at this table (waiting.py): only when none is free for him;
+        a bot goes behind every person. His place is his index in ``waiting.names`` + 1."""
+        _check_time(now)
+        if type(player) is not str or not player.strip():
+            raise TableError("bad_player", f"a player is a non-empty name, not {player!r}")
+        if player in self._by_player:
+            raise TableError("already_seated", f"{player} already sits in seat {self._by_player[player]}")
+        if player in self.waiting:
+            raise TableError("already_waiting", "you are on this table's waiting list already")
+        if self.config.seats - len(self.seats) > self.waiting.held(player):
+            raise TableError("seat_free", "a seat is free at this table: sit down")
+        self.clock = now
+        self.waiting.join(player, bool(bot))
+        return [self._waiting_changed(())]
+
+    def leave_waiting(self, player: object, now: float = 0.0) -> list[AnyEvent]:
+        """Off the waiting list; a seat held for him goes to the next."""
+        _check_time(now)
+        if player not in self.waiting:
+            raise TableError("not_waiting", "you are not on this table's waiting list")
+        assert type(player) is str
+        self.clock = now
+        self.waiting.leave(player)
+        return [self._waiting_changed(()), *self._offer_seats()]
+
+    def _offer_seats(self) -> list[AnyEvent]:
+        free = self.config.seats - len(self.seats)
+        taken = self.waiting.withdraw(free)
+        offered = self.waiting.offer(free, self.clock, self.config.seat_offer_time)
+        return [self._waiting_changed(tuple(offered))] if offered or taken else []
+
+    def _waiting_changed(self, offered: tuple[str, ...]) -> WaitingChanged:
+        return WaitingChanged(*self.waiting.state(), offered)
 
     def set_options(self, player: object, now: float = 0.0, **values: object) -> list[AnyEvent]:
         """Change a player's settings (``Options``): auto-post blinds and antes, wait for
@@ -383,9 +429,15 @@ class Table(TableState):
 
     def advance(self, now: float) -> list[AnyEvent]:
         """Apply what the clock decides at time ``now``: a turn or a posting request whose
-        time ran out (R1, D7, case 47)."""
+        time ran out (R1, D7, case 47), a seat held for the waiting list too long."""
         _check_time(now)
         self.clock = now
+        out: list[AnyEvent] = []
+        if self.waiting.lapse(now):
+            out += self._offer_seats() or [self._waiting_changed(())]
+        return out + self._advance_clocks(now)
+
+    def _advance_clocks(self, now: float) -> list[AnyEvent]:
         if self.phase == POSTING:
             out: list[AnyEvent] = []
             late = [s for s, r in self._pending.items() if now >= r.deadline]

@@ -81,6 +81,8 @@ class TableView:
     missed_blinds: str = "seeds"  # what a player who missed blinds posts (D11)
     game_info: GameInfo | None = None  # ``game`` as data (always set by table_view)
     next_game_info: GameInfo | None = None  # ``next_game`` as data
+    waiting: tuple[str, ...] = ()  # the waiting list, in order (table/waiting.py)
+    offers: tuple[tuple[str, float], ...] = ()  # (player, until) of the free seats held for them
 
 
 def info_of(config: TableConfig, label: str) -> GameInfo:
@@ -192,6 +194,8 @@ def table_view(table: Table, viewer: str | None = None, now: float | None = None
         missed_blinds=table.config.missed_blinds,
         game_info=info_of(table.config, now_game),
         next_game_info=info_of(table.config, next_game),
+        waiting=tuple(table.waiting.names),
+        offers=table.waiting.state()[1],
     )
 
 

@@ -74,5 +74,7 @@ class LobbyLine:
             "hands": table.hand_number,
             "game_info": jsonable(info_of(config, now_game)),
             "next_game_info": jsonable(info_of(config, next_game)),
+            "waiting": len(table.waiting),
+            "template": config.template,
         })
         return self._line

@@ -23,7 +23,8 @@ from pokerroom.worker.events import ChatLine, Published
 from pokerroom.worker.viewer import PlayerPart
 
 _CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
-_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished"})  # events that change a lobby line
+# the events that change a lobby line
+_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished", "WaitingChanged"})
 
 
 @dataclass(slots=True)

@@ -25,7 +25,7 @@ import logging
 import time
 from typing import Protocol
 
-from pokerroom.config import RoomConfig
+from pokerroom.config import RoomConfig, TemplateConfig
 from pokerroom.loop import cancel
 from pokerroom.store import Claim, Store, fair_share
 from pokerroom.table import IDLE
@@ -39,6 +39,7 @@ LEASE_TTL = 3.0  # seconds a lease lasts after its renewal (by the database's cl
 RENEW_EVERY = 0.5  # seconds between renewals (and claims)
 MARGIN = 0.75  # seconds before its lease ends by its own clock that a worker stops dealing
 ROUND_BUDGET = 0.4  # seconds a round may spend claiming or handing over: renewals must go on
+TEMPLATES_EVERY = 1.0  # seconds between looks at the templates' tables (issue 19)
 PROTECTIONS_OVERLAP = 10.0  # seconds each reading of the others' protections goes back (late commits, clocks)
 
 
@@ -49,12 +50,17 @@ class Host(Protocol):
 
     def detach(self, name: str) -> None: ...
 
+    def closed(self, name: str) -> None: ...
+
 
 class _NoHost:
     def attach(self, runner: TableRunner) -> None:
         pass
 
     def detach(self, name: str) -> None:
+        pass
+
+    def closed(self, name: str) -> None:
         pass
 
 
@@ -67,7 +73,9 @@ class Worker:
         self.host: Host = host or _NoHost()
         self.drain = drain
         self.settings = Settings.of(config)
-        self.tables = {t.name: t for t in config.tables}
+        self.tables = {t.name: t for t in config.tables}  # and the templates' tables open now
+        self._templates_at = -TEMPLATES_EVERY  # by time.monotonic(): when they were last looked at
+        self._empty_since: dict[str, float] = {}  # a template's table of this worker -> empty since
         # D7: ONE limit on all-in protections for every table of the room: this worker's
         # tables share it, and the others' uses are read into it every round
         self.protections = ProtectionLimit(config.max_protections, config.protection_window)
@@ -83,6 +91,7 @@ class Worker:
     async def start(self) -> None:
         await self.store.migrate()
         await self.store.declare_tables(list(self.tables))
+        await self._templates()
         # a table the room no longer has (renamed, removed from the config): its seats' chips
         # go back to their owners' balances
         await self.store.return_seats_elsewhere(list(self.tables))
@@ -98,6 +107,7 @@ class Worker:
             try:
                 await self._round()
                 await self._read_protections()
+                await self._templates()
             except Exception as e:  # the database is away: the leases run out by our own clock
                 log.warning("worker %s: renewing leases failed: %r", self.name, e)
 
@@ -143,6 +153,65 @@ class Worker:
             if claim is not None:
                 self._start(claim)
         return False
+
+    async def _templates(self) -> None:
+        """Tables that open themselves (issue 19), every ``TEMPLATES_EVERY`` seconds: open
+        the next table of a template that has fewer than ``min_free`` with a free seat, close
+        this worker's surplus tables empty for ``close_after``, and learn the tables open
+        now (others' workers open and close them too: a name is opened once, whoever asks)."""
+        if not self.config.templates or time.monotonic() - self._templates_at < TEMPLATES_EVERY:
+            return
+        self._templates_at = time.monotonic()
+        opened = await self.store.open_tables()
+        for template in self.config.templates:
+            seated = await self.store.seated_at(template.name)
+            free = [name for name, n in seated.items() if n < template.table.seats]
+            if len(free) < template.min_free and len(seated) < template.max_tables:
+                number = next(k for k in range(1, template.max_tables + 1)
+                              if template.table_name(k) not in seated)
+                name = template.table_name(number)
+                await self.store.open_table(name, template.name)
+                opened[name] = template.name
+                free.append(name)
+                log.info("worker %s: opened table %s (%d of its template with a free seat)", self.name, name,
+                         len(free))
+            for name in await self._close_surplus(template, seated, len(free) - template.min_free):
+                opened.pop(name, None)
+        tables = {t.name: t for t in self.config.tables}
+        for name, template_name in opened.items():
+            config = self.config.table_config(name) if template_name is not None else None
+            if config is not None and config.template == template_name:
+                tables[name] = config
+        self.tables = tables | {name: runner.config for name, runner in self.runners.items()}
+
+    async def _close_surplus(self, template: TemplateConfig, seated: dict[str, int],
+                             surplus: int) -> list[str]:
+        """Close this worker's tables of ``template`` empty for ``close_after`` seconds, the
+        highest numbers first, while more than ``min_free`` have a free seat; those closed."""
+        now, closed = time.monotonic(), []
+        mine = sorted((n for n in self.runners if template.number_of(n) is not None),
+                      key=lambda n: template.number_of(n) or 0, reverse=True)
+        for name in mine:
+            runner = self.runners[name]
+            table = runner.table
+            if table.seats or table.phase != IDLE or len(table.waiting) or runner.paused or seated.get(name):
+                self._empty_since.pop(name, None)
+                continue
+            since = self._empty_since.setdefault(name, now)
+            if surplus <= 0 or now - since < template.close_after:
+                continue
+            epoch = runner.epoch
+            await runner.close()
+            self._drop(name, quiet=True)
+            self._empty_since.pop(name, None)
+            if await self.store.close_table(self.name, name, epoch):
+                self.host.closed(name)
+                closed.append(name)
+                surplus -= 1
+                log.info("worker %s: closed table %s (empty, %d others free)", self.name, name, surplus)
+            else:  # somebody sat down meanwhile (or it is another's): served again by whoever claims it
+                await self.store.release(self.name, name, epoch)
+        return closed
 
     def _start(self, claim: Claim) -> None:
         runner = TableRunner(self.tables[claim.table], self.store, self.settings,

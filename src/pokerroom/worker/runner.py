@@ -29,7 +29,7 @@ from pokerroom.loop import cancel
 from pokerroom.store import Claim, Fence, Store, StoreError, new_txn
 from pokerroom.table import IDLE, Table, TableConfig, TableError
 from pokerroom.table.config import buy_in_range
-from pokerroom.table.events import CardsRevealed, HandFinished, HandStarted, Left, TimedOut
+from pokerroom.table.events import CardsRevealed, HandFinished, HandStarted, Left, TimedOut, WaitingChanged
 from pokerroom.table.memory import remember, restore
 from pokerroom.table.protection import ProtectionLimit
 from pokerroom.table.view import turn_player, turn_view
@@ -99,6 +99,7 @@ class TableRunner:
         self._game = ""  # the label of the game of the hand being played ('NL 1/2')
         self.lobby = LobbyLine(config)
         self.task: asyncio.Task[None] | None = None
+        self._waiting: dict[str, int] = {}  # the waiting list's players -> their accounts
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
         self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
         self._resumed: list[Published] = []  # what the table said when its clocks moved on, not sent yet
@@ -288,6 +289,14 @@ class TableRunner:
                 events = table.post(self._player(viewer), m.accept, now)
             case p.ShowCards():
                 events = table.reveal(self._player(viewer), list(m.cards), now)
+            case p.JoinWaiting():
+                player, account = self._player(viewer), viewer.account_id
+                assert account is not None  # _player checked it
+                bot = await self.store.is_bot(account)  # behind every person (one read per join)
+                events = table.join_waiting(player, bot, now)
+                self._waiting[player] = account
+            case p.LeaveWaiting():
+                events = table.leave_waiting(self._player(viewer), now)
             case _:
                 raise _unknown(m)
         await self._publish(events)
@@ -411,6 +420,8 @@ class TableRunner:
                 if owner is not None:  # kept for the limit after a restart
                     await self._keep(f"the protection of {e.player} at {table.clock}",
                                      self.store.record_protection(owner, table.clock))
+            elif type(e) is WaitingChanged:
+                self._offer(e)
             elif type(e) is CardsRevealed and self._last_hand is not None and self._last_hand[0] == e.number:
                 cards = "".join(map(str, e.cards))  # D12: shown after the last hand: kept in its history
                 await self._keep(f"cards {cards} shown by seat {e.seat}",
@@ -490,6 +501,17 @@ class TableRunner:
                         self.worker)
         self.lost = True
         self.clock.stop()
+
+    def _offer(self, e: WaitingChanged) -> None:
+        """Tell each player a seat is newly held for, wherever he is (``seat_offered``)."""
+        waiting = self._waiting
+        for player in e.offered:
+            account = waiting.get(player)
+            if account is not None:
+                until = dict(e.offers)[player]
+                self.outlet.to_player(account, p.SeatOffered(table=self.name, until=until).model_dump_json())
+        for player in [n for n in waiting if n not in e.waiting]:
+            del waiting[player]
 
     async def _keep(self, what: str, write: Awaitable[None]) -> None:
         """Keep a record of no chip (D7's protection, on the clock's path, in the room's limit

@@ -73,6 +73,9 @@ class Outlet(Protocol):
     def notice(self, table: str, epoch: int, text: str) -> None:
         """A message for every watcher, outside the numbering (the table paused, resumed)."""
 
+    def to_player(self, account_id: int, text: str) -> None:
+        """A message for a player wherever he is (a seat offered him from the waiting list)."""
+
     def lobby_changed(self, table: str) -> None:
         """The table's lobby line changed."""
 
@@ -85,6 +88,9 @@ class NoOutlet:
         pass
 
     def notice(self, table: str, epoch: int, text: str) -> None:
+        pass
+
+    def to_player(self, account_id: int, text: str) -> None:
         pass
 
     def lobby_changed(self, table: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from pokerroom.config import load_room
 from tests.rooms import FL24, NO_BANK, SIX, STUD, room, table
 
 
@@ -142,7 +143,8 @@ class ClusterServer(Server):
             self.cluster.stop(kill=True)
             raise AssertionError(str(e)) from None
         deadline = time.monotonic() + timeout  # the gateway knows every table
-        tables = self.config.read_text().count("[[table]]")
+        room = load_room(self.config)
+        tables = len(room.tables) + sum(t.min_free for t in room.templates)
         while httpx.get(f"{self.http}/healthz", timeout=2).json().get("tables") != tables:
             assert time.monotonic() < deadline, "the gateway did not learn every table"
             time.sleep(0.1)

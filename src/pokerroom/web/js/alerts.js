@@ -58,6 +58,11 @@ export function stopFlash() {
   document.title = baseTitle;
 }
 
+/** A seat held for you from a waiting list: the same beep (switchable in the settings). */
+export function seatOffered() {
+  beep();
+}
+
 /** Your turn: a beep, and the title flashes when the player may not be looking. */
 export function yourTurn(table, away) {
   if (away) flashTitle(table);

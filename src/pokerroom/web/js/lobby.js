@@ -8,7 +8,7 @@ import { chips, t } from "./i18n.js";
 import { showError, toast } from "./toast.js";
 
 export class Lobby {
-  /** hooks: {play(name), watch(name)} */
+  /** hooks: {play(name), watch(name), wait(row): a full table's waiting-list button or null} */
   constructor(room, hooks) {
     this.room = room;
     this.hooks = hooks;
@@ -20,6 +20,7 @@ export class Lobby {
     $("#btn-free-chips").addEventListener("click", () => this.freeChips());
     room.on("lobby", () => this.render());
     room.on("identity", () => this.render());
+    room.on("waiting", () => this.render());
   }
 
   filters() {
@@ -65,7 +66,7 @@ export class Lobby {
         h("td", { class: "num" }, chips(r.average_pot)),
         h("td", { class: "num" }, chips(r.hands_per_hour)),
         h("td", { class: "num" }, `${chips(r.min_buy_in)}–${chips(r.max_buy_in)}`),
-        h("td", {}, h("div", { class: "row-buttons" }, play, watch))));
+        h("td", {}, h("div", { class: "row-buttons" }, this.hooks.wait?.(r) ?? play, watch))));
     }
     $("#lobby-empty").hidden = rows.length > 0 || !this.room.lobbyLoaded;
     $("#btn-free-chips").hidden = !me || (this.room.balance ?? 0) >= 2000;

@@ -12,6 +12,7 @@ import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
 import { TableView } from "./table.js";
 import { showError, toast } from "./toast.js";
+import { Waiting } from "./waiting.js";
 import { Socket } from "./ws.js";
 
 const socket = new Socket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
@@ -253,9 +254,11 @@ const auth = new Auth(room, socket, {
     go("#/lobby");
   },
 });
+const waiting = new Waiting(room, { play, active: () => active });
 const lobby = new Lobby(room, {
   play,
   watch: (name) => go(`#/table/${encodeURIComponent(name)}`),
+  wait: (row) => waiting.lobbyButton(row),
 });
 const hands = new HandsWindow(room);
 

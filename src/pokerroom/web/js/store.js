@@ -74,6 +74,7 @@ export class Room extends EventTarget {
     this.lobby = [];
     this.lobbyLoaded = false;
     this.tables = new Map(); // open tables, in the order they were opened
+    this.waitingAt = new Map(); // table -> {place, until}: the waiting lists we are on (until: a seat held for us)
     this.clockOffset = null; // server time minus local time, seconds (learned from TurnStarted)
     socket.addEventListener("message", (e) => this.handle(e.detail));
     socket.addEventListener("up", (e) => this.resync(e.detail.again));
@@ -220,6 +221,10 @@ export class Room extends EventTarget {
         this.emit("paused", { table: m.table, paused: ts.paused, seconds: m.paused_for ?? 0 });
         break;
       }
+      case "seat_offered": // first on a waiting list: a seat is held for us until ``until``
+        this.waitingAt.set(m.table, { ...this.waitingAt.get(m.table), until: m.until });
+        this.emit("waiting", { table: m.table, offer: m.until });
+        break;
       case "error":
         this.emit("error", m);
         break;
@@ -263,7 +268,19 @@ export class Room extends EventTarget {
     const wasSeated = before && before.seat !== null && before.seat !== undefined;
     const seatedNow = m.view.seat !== null && m.view.seat !== undefined;
     if (wasSeated !== seatedNow && this.player) this.refreshBalance();
+    this.noteWaiting(m.table, m.view.waiting ?? [], m.view.offers ?? []);
     this.emit("table", { table: m.table });
+  }
+
+  /** A table's waiting list as it now is: whether we are on it, our place, a seat held for us. */
+  noteWaiting(table, waiting, offers) {
+    if (!this.player) return;
+    const place = waiting.indexOf(this.player) + 1;
+    const held = offers.find(([who]) => who === this.player);
+    const before = this.waitingAt.get(table);
+    if (place) this.waitingAt.set(table, { place, until: held ? held[1] : null });
+    else this.waitingAt.delete(table);
+    if (before || place) this.emit("waiting", { table });
   }
 
   /** Keep what was announced at a deal (its commitment, the seeds mixed in): the hand's
@@ -389,10 +406,15 @@ export class Room extends EventTarget {
       case "ChipsAdded":
         if (e.player === this.player) this.refreshBalance();
         break;
+      case "WaitingChanged":
+        if (ts.view) ts.view = { ...ts.view, waiting: e.waiting, offers: e.offers };
+        this.noteWaiting(ts.name, e.waiting, e.offers);
+        break;
       default:
         break;
     }
-    if (e.type !== "TurnStarted" && e.type !== "DeckCommitted" && e.type !== "DeckSeeded") this.addLog(ts, e, names);
+    const quiet = ["TurnStarted", "DeckCommitted", "DeckSeeded", "WaitingChanged"];
+    if (!quiet.includes(e.type)) this.addLog(ts, e, names);
     this.emit("event", { table: m.table, event: e });
   }
 
@@ -495,6 +517,22 @@ export class Room extends EventTarget {
 
   leave(table) {
     return this.command(table, "leave");
+  }
+
+  /** Wait for a seat at a full table; ``leaveWaiting``: no more. */
+  async joinWaiting(table) {
+    await this.command(table, "join_waiting");
+    if (!this.waitingAt.has(table)) this.waitingAt.set(table, { place: null, until: null });
+    this.emit("waiting", { table });
+  }
+
+  async leaveWaiting(table) {
+    try {
+      await this.command(table, "leave_waiting");
+    } finally {
+      this.waitingAt.delete(table);
+      this.emit("waiting", { table });
+    }
   }
 
   topUp(table, amount) {
