@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pokerroom.core.cards import seeded_deck
+from pokerroom.core.events import HandEnded
 from pokerroom.core.hand import Hand
 from pokerroom.core.structures import Game
 from pokerroom.histories import snapshot
@@ -188,7 +189,7 @@ async def store_hand(store: Store, table: str, number: int, game: Game, players:
 
 async def finish_stored(store: Store, hand_id: int, table: str, players: Sequence[tuple[int, int]],
                         hand: Hand) -> None:
-    nets = [e.net for e in hand.events if type(e).__name__ == "HandEnded"][0]
+    nets = next(e.net for e in hand.events if isinstance(e, HandEnded))
     results = [(a, net, 100 + net) for (a, _), net in zip(players, nets, strict=True)]
     await store.finish_hand(hand_id, table, results, salt="", deck="",
                             history=json.dumps(history(hand, [s for _, s in players])))

@@ -116,6 +116,7 @@ class PlayerStats:
         self.store = store
         self.batch = batch
         self._lock = asyncio.Lock()  # this process's folds, one at a time (others: the version)
+        self.behind = False  # the last fold stopped at its budget with hands still to fold
 
     async def fold(self, budget: float | None = None) -> int:
         """Fold every hand committed since the last fold, batch by batch (or until
@@ -126,6 +127,7 @@ class PlayerStats:
             if done is None:  # another folder moved the cursor first: read on from there
                 continue
             total += done[0]
+            self.behind = done[1]
             if not done[1] or (budget is not None and time.monotonic() - started > budget):
                 return total
             await asyncio.sleep(0)  # let the loop breathe between batches
