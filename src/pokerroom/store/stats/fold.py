@@ -10,7 +10,8 @@ the race drops its batch, and the next fold reads on from where the winner stopp
 
 Hands may commit out of id order (another table's hand started later and ended first;
 another worker's journal): a hand found still 'playing', and an id skipped over (not
-committed yet, or never: a rolled-back start), are kept ``pending`` with the time first
+committed yet, or never: a rolled-back start; within ``GAP_WINDOW`` of the newest id read),
+are kept ``pending`` with the time first
 seen and looked at again by every fold: counted once complete, dropped once void, a
 skipped id dropped after ``GAP_PATIENCE`` seconds.
 """
@@ -35,6 +36,7 @@ from pokerroom.store.stats.graph import Graph
 
 BATCH = 500  # hands read and counted per write transaction
 GAP_PATIENCE = 600.0  # seconds an id skipped over is looked for before it is given up
+GAP_WINDOW = 1_000  # ids skipped over are looked for only this close to the newest one read
 MAX_PENDING = 10_000  # pending ids kept at most (the oldest go first)
 COUNTERS = ("hands", "vpip", "pfr", "three_bet", "three_bet_chances", "bets", "calls", "saw_flop",
             "showdowns", "showdowns_won", "net", "net_showdown")
@@ -172,8 +174,12 @@ class PlayerStats:
         batch = _Batch(version, last, dict(pending), {}, defaultdict(list), False, 0, len(new) >= self.batch)
         top = max(new, default=last)
         seen = {r.id: r.status for r in rows}
-        for hand_id in range(last + 1, top + 1):  # ids skipped over, and hands still in play
-            if seen.get(hand_id, "playing") == "playing":
+        for r in rows:  # hands still in play
+            if r.id > last and r.status == "playing":
+                batch.pending.setdefault(str(r.id), now)
+        # ids skipped over: a late commit is a recent hand's, so those near the top only
+        for hand_id in range(max(last + 1, top - GAP_WINDOW), top + 1):
+            if hand_id not in seen:
                 batch.pending.setdefault(str(hand_id), now)
         for key, first in list(batch.pending.items()):
             status = seen.get(int(key))
