@@ -56,9 +56,10 @@ async def store_hands(database: tuple[str, str | None], names: tuple[str, str], 
         async with store._writing() as conn:
             await conn.execute(insert(hands), rows)
             await conn.execute(insert(hand_players), seats)
+        played = hand_players.join(hands, hands.c.id == hand_players.c.hand_id)
         async with store.engine.connect() as conn:
             return {n: (await conn.execute(
-                select(func.count()).select_from(hand_players.join(hands, hands.c.id == hand_players.c.hand_id))
+                select(func.count()).select_from(played)
                 .where(hand_players.c.account_id == ids[n], hands.c.status == "complete"))).scalar() or 0
                 for n in names}
     finally:
@@ -69,8 +70,11 @@ def own_page(p: Player, hands: int) -> None:
     """Open his own statistics and check the figures and the graph of ``hands`` hands."""
     p.page.click("#btn-stats")
     dialog = p.page.locator("#dlg-stats[open]")
-    expect(dialog.locator(".stats-figures tbody tr[data-game='NLHE'] td[data-figure='hands']")).to_have_text(
-        f"{hands:,}".replace(",", "\u00a0" if p.page.evaluate("document.documentElement.lang") == "ru" else ","))
+    for part in (".stats-figures", "svg.stats-graph", ".stats-by-game", ".stats-by-stakes"):
+        expect(dialog.locator(part)).to_be_visible()
+    ru = p.page.evaluate("document.documentElement.lang") == "ru"
+    cell = dialog.locator(".stats-figures tbody tr[data-game='NLHE'] td[data-figure='hands']")
+    expect(cell).to_have_text(f"{hands:,}".replace(",", "\u00a0" if ru else ","))
     paths = dialog.locator("svg.stats-graph path.stats-line")
     expect(paths).to_have_count(2)
     for path in paths.all():
@@ -132,7 +136,7 @@ def test_own_statistics_page_graph_and_a_seat_card(browser: Browser, room: Serve
         expect(rita.page.locator("#dlg-stats-title")).to_have_text("Моя статистика")
         rita.shoot(tmp_path, "stats-ru.png")
         rita.page.set_viewport_size(PHONE)
-        rita.page.wait_for_timeout(200)
+        rita.page.wait_for_timeout(400)  # the graph is drawn again to the new width
         no_wider_than_the_screen(rita)
         rita.shoot(tmp_path, "stats-phone-ru.png")
         rita.page.click("#stats-close")

@@ -63,20 +63,34 @@ function head(keys) {
     h("th", { class: key === "game" || key === "stakes" ? "" : "num", title: title ? t(title) : null }, t(label)))));
 }
 
+function scroll(table) {
+  return h("div", { class: "stats-scroll" }, table);
+}
+
+/** The figures per game: a table, and the same as a list per game for narrow screens
+ *  (the stylesheet shows one of them). */
 function figuresTable(games) {
   const columns = [["game", "stats.game"], ...FIGURES.map(([k, l]) => [k, l, `${l}Help`])];
-  return h("table", { class: "stats-table stats-figures" }, head(columns),
+  const table = h("table", { class: "stats-table stats-figures" }, head(columns),
     h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.game } },
       h("th", { scope: "row" }, gameName(g.game)),
       FIGURES.map(([key]) => h("td", { class: "num", dataset: { figure: key } }, figure(key, g[key])))))));
+  return [scroll(table), h("div", { class: "stats-narrow" }, games.map(gameBlock))];
+}
+
+function gameBlock(g) {
+  return h("div", { class: "stats-card-game", dataset: { game: g.game } },
+    h("h4", {}, gameName(g.game)),
+    h("dl", {}, FIGURES.map(([key, label]) => [
+      h("dt", { title: t(`${label}Help`) }, t(label)), h("dd", { dataset: { figure: key } }, figure(key, g[key]))])));
 }
 
 // ------------------------------------------------------------------ the graph
 
 /** The session graph as SVG: chips won (green) and chips won without the showdowns (red)
  *  over the hands, one path each with a point per sample the server kept. */
-export function graphSvg(points) {
-  const W = 900, H = 280, L = 64, R = 16, T = 14, B = 30;
+export function graphSvg(points, width = 900) {
+  const W = Math.round(Math.max(300, Math.min(900, width))), H = W < 600 ? 220 : 280, L = 64, R = 16, T = 14, B = 30;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "stats-graph");
@@ -114,8 +128,10 @@ export function graphSvg(points) {
 
 function legend(last) {
   return h("p", { class: "stats-legend" },
-    h("span", { class: "stats-key stats-key-net" }), `${t("stats.graphNet")}: ${signed(last[1])}`,
-    h("span", { class: "stats-key stats-key-nonsd" }), `${t("stats.graphNonSd")}: ${signed(last[2])}`);
+    h("span", { class: "stats-legend-item" }, h("span", { class: "stats-key stats-key-net" }),
+      `${t("stats.graphNet")}: ${signed(last[1])}`),
+    h("span", { class: "stats-legend-item" }, h("span", { class: "stats-key stats-key-nonsd" }),
+      `${t("stats.graphNonSd")}: ${signed(last[2])}`));
 }
 
 function stakesText(label) {
@@ -136,8 +152,8 @@ function resultsTables(data) {
       h("th", { scope: "row" }, gameName(s.game)), h("td", {}, stakesText(s.stakes)),
       h("td", { class: "num" }, chips(s.hands)), h("td", { class: `num ${s.net < 0 ? "neg" : "pos"}` }, signed(s.net)),
       h("td", { class: "num" }, figure("bb100", s.bb100))))));
-  return [h("section", {}, h("h3", {}, t("stats.byGame")), byGame),
-    h("section", {}, h("h3", {}, t("stats.byStakes")), byStakes)];
+  return [h("section", {}, h("h3", {}, t("stats.byGame")), scroll(byGame)),
+    h("section", {}, h("h3", {}, t("stats.byStakes")), scroll(byStakes))];
 }
 
 // ------------------------------------------------------------------ your own page
@@ -164,9 +180,12 @@ function renderPage() {
   if (!data) return body.append(h("p", { class: "muted" }, t("stats.loading")));
   if (!data.games.length) return body.append(h("p", { class: "muted stats-empty" }, t("stats.none")));
   const points = data.graph.points;
+  const pad = getComputedStyle(body);
+  const width = body.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
   body.append(
-    figuresTable(data.games),
-    h("section", { class: "stats-graph-box" }, h("h3", {}, t("stats.graph")), graphSvg(points), legend(points[points.length - 1])),
+    ...figuresTable(data.games),
+    h("section", { class: "stats-graph-box" }, h("h3", {}, t("stats.graph")), graphSvg(points, width),
+      legend(points[points.length - 1])),
     h("div", { class: "stats-results" }, resultsTables(data)),
     h("p", { class: "muted stats-note" }, t(data.complete ? "stats.note" : "stats.behind")));
   return dlg;
@@ -202,12 +221,7 @@ function renderCard() {
   if (error) body = h("p", { class: "form-error" }, t(`error.${error}`));
   else if (!data) body = h("p", { class: "muted" }, t("stats.loading"));
   else if (!data.games.length) body = h("p", { class: "muted stats-empty" }, t("stats.noneOf"));
-  else {
-    body = data.games.map((g) => h("div", { class: "stats-card-game", dataset: { game: g.game } },
-      h("h4", {}, gameName(g.game)),
-      h("dl", {}, FIGURES.map(([key, label]) => [
-        h("dt", { title: t(`${label}Help`) }, t(label)), h("dd", { dataset: { figure: key } }, figure(key, g[key]))]))));
-  }
+  else body = data.games.map(gameBlock);
   const card = h("div", { class: "stats-card", role: "dialog", "aria-label": t("stats.of", { name }) },
     h("div", { class: "stats-card-head" }, h("strong", {}, name),
       h("button", { type: "button", class: "close", "aria-label": t("dialog.close"), onclick: closeCard }, "×")),
@@ -257,6 +271,12 @@ document.addEventListener("click", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") closeCard();
+});
+
+let resizing = 0;
+window.addEventListener("resize", () => { // the graph drawn again to the new width
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (shown?.kind === "page" && shown.data) renderPage(); }, 150);
 });
 
 onLanguage(() => {
