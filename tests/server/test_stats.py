@@ -253,3 +253,46 @@ def test_a_void_hand_and_a_skipped_id_are_let_go(database: Database) -> None:
         assert row.hands == 1
 
     with_store(database, body)
+
+
+def test_the_counting_reads_no_card() -> None:
+    """The figures are what the table saw: a history with every card blanked out (hole
+    cards, shown and mucked hands, the board) counts the same."""
+    for game, seed in ((NL, 3), (STUD, 2)):
+        limp: Script = [("call", None), ("call", None), ("check", None)]
+        script: Script = [("bring_in", None)] if game is STUD else limp
+        hand = played(game, [100, 100, 100], script, seed=seed)
+        stored = history(hand, [1, 2, 3])
+        blind = json.loads(json.dumps(stored))
+        snap = blind["private"]["hand"]
+        snap["holes"] = ["" for _ in snap["holes"]]
+        snap["board"] = ""
+        for event in snap["events"]:
+            if event[0] in ("hole", "board", "show", "muck"):
+                event[2] = None
+        assert count_hand(blind) == count_hand(stored)
+
+
+def test_an_id_far_ahead_does_not_flood_what_is_looked_for(database: Database) -> None:
+    async def body(store: Store) -> None:
+        from sqlalchemy import insert
+
+        from pokerroom.store.schema import hand_players, hands, stats_cursor
+        from pokerroom.store.stats.fold import GAP_WINDOW
+
+        ann, bob = [(await store.create_account(n, "h", 1_000)).id for n in ("Ann", "Bob")]
+        hand = played(NL, [100, 100], [("fold", None)])
+        async with store._writing() as conn:  # a hand with an id far past the others
+            await conn.execute(insert(hands), [{
+                "id": 50_000, "table_name": "T", "number": 1, "game": "NL 1/2", "status": "complete",
+                "started_at": 0.0, "commitment": "c", "history": json.dumps(history(hand, [1, 2]))}])
+            await conn.execute(insert(hand_players), [{"hand_id": 50_000, "account_id": a, "seat": s}
+                                                      for a, s in ((ann, 1), (bob, 2))])
+        stats = PlayerStats(store)
+        assert await stats.fold() == 1
+        async with store.engine.connect() as conn:
+            cursor = (await conn.execute(stats_cursor.select())).one()
+        assert cursor.last_hand == 50_000 and len(json.loads(cursor.pending)) == GAP_WINDOW
+        assert [(r.hands, r.net) for r in await stats.counters(bob)] == [(1, -1)]  # the button folded
+
+    with_store(database, body)

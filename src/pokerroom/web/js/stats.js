@@ -146,10 +146,9 @@ function resultsTables(data) {
       h("td", { class: `num ${g.net < 0 ? "neg" : "pos"}` }, signed(g.net)),
       h("td", { class: "num" }, figure("bb100", g.bb100))))));
   const byStakes = h("table", { class: "stats-table stats-by-stakes" },
-    head([["game", "stats.game"], ["stakes", "stats.stakes"], ["hands", "stats.hands"], ["net", "stats.net"],
-      ["bb100", "stats.bb100"]]),
+    head([["stakes", "stats.stakes"], ["hands", "stats.hands"], ["net", "stats.net"], ["bb100", "stats.bb100"]]),
     h("tbody", {}, data.stakes.map((s) => h("tr", {},
-      h("th", { scope: "row" }, gameName(s.game)), h("td", {}, stakesText(s.stakes)),
+      h("th", { scope: "row" }, `${gameName(s.game)} ${stakesText(s.stakes)}`),
       h("td", { class: "num" }, chips(s.hands)), h("td", { class: `num ${s.net < 0 ? "neg" : "pos"}` }, signed(s.net)),
       h("td", { class: "num" }, figure("bb100", s.bb100))))));
   return [h("section", {}, h("h3", {}, t("stats.byGame")), scroll(byGame)),
