@@ -72,6 +72,10 @@ def own_page(p: Player, hands: int) -> None:
     dialog = p.page.locator("#dlg-stats[open]")
     for part in (".stats-figures", "svg.stats-graph", ".stats-by-game", ".stats-by-stakes"):
         expect(dialog.locator(part)).to_be_visible()
+    # and none of the page's parts squeezed by the dialog's height (each whole, the body scrolls)
+    squeezed = p.page.evaluate("""() => [...document.querySelectorAll('#dlg-stats .dialog-body > *')]
+        .filter(e => e.offsetParent !== null && e.clientHeight + 1 < e.scrollHeight).map(e => e.className)""")
+    assert squeezed == [], squeezed
     ru = p.page.evaluate("document.documentElement.lang") == "ru"
     cell = dialog.locator(".stats-figures tbody tr[data-game='NLHE'] td[data-figure='hands']")
     expect(cell).to_have_text(f"{hands:,}".replace(",", "\u00a0" if ru else ","))
