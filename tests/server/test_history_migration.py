@@ -11,19 +11,17 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import insert, select, update
 
-import pokerroom.store as store_package
 from pokerroom.core.cards import FULL_DECK
 from pokerroom.gateway.app import hand_for
 from pokerroom.histories import full_history, stored_text
 from pokerroom.store import Store
 from pokerroom.store.schema import hand_players, hands
-from tests.server.helpers.migrations import upgrade_to
+from tests.server.helpers.migrations import head_revision, upgrade_to
 from tests.server.helpers.tables import played_tables, runner_history, views_history
 
 FORMS = ("views", "openings", "no deal", "current", "first cut")
@@ -101,7 +99,7 @@ def test_0005_rewrites_every_old_history_into_the_current_form(database: tuple[s
             async with store.engine.connect() as conn:
                 (version,) = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).one()
                 raw = dict((await conn.execute(select(hands.c.id, hands.c.history))).all())
-            assert version == _head()  # and the later ones on top
+            assert version == head_revision()  # and the later ones on top
             seen = dict.fromkeys(FORMS, 0)
             for hand in stored:
                 seen[hand["form"]] += 1
@@ -154,8 +152,3 @@ def test_0005_stops_at_a_history_that_does_not_rebuild_and_names_it(tmp_path: An
 
     asyncio.run(main())
 
-
-def _head() -> str:
-    """The latest migration's revision (its file's number)."""
-    versions = Path(store_package.__file__).parent / "migrations" / "versions"
-    return max(p.name[:4] for p in versions.glob("0*.py"))

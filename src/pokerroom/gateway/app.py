@@ -1,7 +1,8 @@
 """The HTTP and WebSocket application (FastAPI on uvicorn).
 
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
-/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt). WebSocket: /ws
+/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt),
+/api/players/{name}/stats (gateway/stats.py). WebSocket: /ws
 (gateway/ws.py), see protocol.py and docs/protocol.md. Errors are JSON
 ``{"error": {"code", "message"}}``; no stack trace ever reaches a client. Every request
 passes gate.py first (the client's address, bodies over the limit, the pages' security
@@ -31,6 +32,7 @@ from pokerroom.gateway.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, ses
 from pokerroom.gateway.gate import Gate
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
 from pokerroom.gateway.sessions import Sessions
+from pokerroom.gateway.stats import register as register_stats
 from pokerroom.gateway.ws import http_protocol, socket_class
 from pokerroom.histories import stored_text
 from pokerroom.store import Account, Store
@@ -312,6 +314,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             raise AuthError("not_found", "no such hand among yours", 404)
         return hand_for(data, seat_of[account.id], suffix)
 
+    register_stats(app, state)  # issue 19: /api/players/{name}/stats, the periodic fold
     if WEB.is_dir():
         from fastapi.staticfiles import StaticFiles
 

@@ -171,3 +171,57 @@ workers = Table(
     Column("started_at", Float, nullable=False),
     Column("seen_at", Float, nullable=False),
 )
+
+# Issue 19: the players' statistics (store/stats/), folded forward from the stored hands by
+# ``player_stats.PlayerStats.fold``, never on the journal's write path. Counters per
+# (account, game, stakes): ``game`` is "NLHE", "PLHE", "FLHE" or "Stud", ``stakes`` the
+# hands row's game label ('NL 1/2'), ``bb`` its big blind (stud: its small bet), in which
+# bb/100 is counted; the definitions are in store/stats/counting.py
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("stakes", String(80), primary_key=True),
+    Column("bb", Integer, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("vpip", Integer, nullable=False),
+    Column("pfr", Integer, nullable=False),
+    Column("three_bet", Integer, nullable=False),
+    Column("three_bet_chances", Integer, nullable=False),
+    Column("bets", Integer, nullable=False),  # bets, raises and completions after the first round
+    Column("calls", Integer, nullable=False),  # calls after the first round
+    Column("saw_flop", Integer, nullable=False),  # stud: saw fourth street
+    Column("showdowns", Integer, nullable=False),
+    Column("showdowns_won", Integer, nullable=False),
+    Column("net", BigInteger, nullable=False),
+    Column("net_showdown", BigInteger, nullable=False),  # the net of the hands he took to the showdown
+)
+
+# Issue 19: each player's graph (chips won over his hands, all games), kept bounded: the
+# running totals after every ``step`` hands (``points``, JSON [[hands, net, net without
+# showdowns], ...], at most stats.graph.MAX_POINTS: past it every other one goes and the
+# step doubles), with the totals after his last hand
+stats_graphs = Table(
+    "stats_graphs",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("hands", Integer, nullable=False),
+    Column("net", BigInteger, nullable=False),
+    Column("net_showdown", BigInteger, nullable=False),
+    Column("step", Integer, nullable=False),
+    Column("points", Text, nullable=False),
+)
+
+# Issue 19: how far the statistics are folded: every hand with an id up to ``last_hand``,
+# except ``pending`` (JSON {"<hand id>": first seen}, the hands still being played then,
+# and ids not seen yet: another writer's hand may commit after a later id's); ``version``
+# rises with every fold, which checks it (two folders never count a hand twice). One row
+stats_cursor = Table(
+    "stats_cursor",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("last_hand", Integer, nullable=False),
+    Column("pending", Text, nullable=False),
+    Column("version", BigInteger, nullable=False),
+)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -24,3 +25,12 @@ def _upgrade(connection: Connection, revision: str) -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+
+
+def head_revision() -> str:
+    """The latest migration's revision: where ``migrate()`` leaves a database."""
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head

@@ -10,6 +10,7 @@ import { applyStatic, chips, clockTime, language, onLanguage, plural, setLanguag
 import { Lobby } from "./lobby.js";
 import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
+import "./stats.js"; // issue 19: the Statistics page and the seats' statistics cards
 import { TableView } from "./table.js";
 import { showError, toast } from "./toast.js";
 import { Waiting } from "./waiting.js";
