@@ -13,29 +13,16 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.conftest import _databases, fresh_database
-from tests.server.helpers import Server, bearer, serving
-from tests.server.helpers.hands import DAYS, Seeded, seed_hands
+from tests.server.conftest import _databases
+from tests.server.helpers import Server
+from tests.server.helpers.hands import DAYS, Room, seeded_room
 
 PASSWORD = "correct horse battery"
 
 
-Room = tuple[Server, Seeded, dict[str, str], dict[str, str]]  # and the hero's, the rival's logins
-
-
 @pytest.fixture(scope="module", params=_databases())
 def seeded(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
-    path = tmp_path_factory.mktemp("hands")
-    for database in fresh_database(request.param, path):
-        data = seed_hands(database, PASSWORD)
-        for server in serving(Server(path, database)):
-            yield server, data, login(server, data.hero), login(server, data.rival)
-
-
-def login(server: Server, name: str) -> dict[str, str]:
-    r = httpx.post(f"{server.http}/api/login", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return bearer(r.json()["token"])
+    yield from seeded_room(request.param, tmp_path_factory.mktemp("hands"), PASSWORD)
 
 
 def get(server: Server, headers: dict[str, str], **params: Any) -> httpx.Response:

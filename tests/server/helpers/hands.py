@@ -10,14 +10,20 @@ import asyncio
 import datetime
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import httpx
 from sqlalchemy import bindparam, update
 
 from pokerroom.core.cards import FULL_DECK
 from pokerroom.passwords import hash_password
 from pokerroom.store import Store
 from pokerroom.store.schema import hands
+from tests.server.conftest import fresh_database
+from tests.server.helpers.players import bearer
+from tests.server.helpers.servers import Server, serving
 from tests.server.helpers.tables import played_tables, runner_history
 
 # the three days the hands ended on (UTC), a third of them each, in the order played
@@ -112,3 +118,22 @@ async def _seed(database: tuple[str, str | None], password: str, per_table: int,
         return out
     finally:
         await store.close()
+
+
+Room = tuple[Server, Seeded, dict[str, str], dict[str, str]]  # and the hero's, the rival's logins
+
+
+def login(server: Server, name: str, password: str) -> dict[str, str]:
+    """The headers of ``name``'s new session."""
+    r = httpx.post(f"{server.http}/api/login", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return bearer(r.json()["token"])
+
+
+def seeded_room(kind: str, path: Path, password: str) -> Iterator[Room]:
+    """A real server on a fresh database of ``kind`` ("sqlite" or "postgresql") seeded by
+    ``seed_hands``, with the hero and the rival logged in (a module's fixture)."""
+    for database in fresh_database(kind, path):
+        data = seed_hands(database, password)
+        for server in serving(Server(path, database)):
+            yield server, data, login(server, data.hero, password), login(server, data.rival, password)
