@@ -7,7 +7,8 @@
   ``{"hands": [...], "next": id or null}``: ``next`` is the ``before`` of the next,
   older page, null on the last one. A bad value is a 400 ``bad_query`` naming it.
 - ``GET /api/hands/games``: the games of his hands with their counts (the filter's
-  choices), the most played first.
+  choices), the most played first, each with ``game_info`` from a table that deals it
+  (null when none does now).
 - ``GET /api/hands/archive?format=pokerstars|phh`` (and the list's filters): every hand
   he played, oldest first, in one download: PokerStars text as one ``.txt`` (hands apart
   by two blank lines, as the site writes its files and trackers split them), or PHH as
@@ -93,6 +94,17 @@ def filters(request: Request) -> dict[str, Any]:
         "since": _start(since) if since else None,
         "until": _start(until + datetime.timedelta(days=1)) if until else None,
     }
+
+
+def _info(tables: dict[str, TableConfig], game: str, table: str | None = None) -> Any:
+    """The game as data (protocol 3) from ``table``'s config, or from the first of the
+    room's tables that deals it when none is named; None when none does."""
+    for config in [tables[table]] if table in tables else [] if table else list(tables.values()):
+        try:
+            return jsonable(info_of(config, game))
+        except KeyError:  # a game this table does not deal
+            continue
+    return None
 
 
 def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
@@ -182,18 +194,15 @@ def add_hand_routes(
         more = len(rows) > limit
         rows = rows[:limit]
         for row in rows:  # the game as data (protocol 3), where the room still deals that table
-            table = tables.get(row["table_name"])
-            try:
-                row["game_info"] = jsonable(info_of(table, row["game"])) if table else None
-            except KeyError:  # a game the table no longer deals
-                row["game_info"] = None
+            row["game_info"] = _info(tables, row["game"], row["table_name"])
         return JSONResponse({"hands": rows, "next": rows[-1]["id"] if more else None})
 
     @app.get("/api/hands/games", operation_id="hand_games")
     async def my_games(request: Request) -> JSONResponse:
         account = await account_of(request)
         games = await store().hand_games_of(account.id)
-        return JSONResponse({"games": [{"game": game, "hands": n} for game, n in games]})
+        return JSONResponse({"games": [{"game": game, "hands": n, "game_info": _info(tables, game)}
+                                       for game, n in games]})
 
     @app.get("/api/hands/archive", operation_id="hand_archive")
     async def archive(request: Request) -> Response:

@@ -7,6 +7,7 @@ ends spread over three days; the two players who played the most of them can log
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime
 import json
 import random
@@ -64,8 +65,10 @@ def seed_hands(
     database: tuple[str, str | None], password: str, per_table: int = 45, seed: int = 21,
 ) -> Seeded:
     """Hands at the six tables of helpers.tables.GAMES (``per_table`` each, at most),
-    stored in the migrated ``database``; accounts ``acct_<player>``."""
-    return asyncio.run(_seed(database, password, per_table, seed))
+    stored in the migrated ``database``; accounts ``acct_<player>``. In a thread of its
+    own: a browser test's thread runs Playwright's event loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, _seed(database, password, per_table, seed)).result()
 
 
 async def _seed(database: tuple[str, str | None], password: str, per_table: int, seed: int) -> Seeded:

@@ -34,6 +34,12 @@ async function request(method, path, body) {
   return data;
 }
 
+/** ``?a=1&b=2`` of the set values of ``query`` ('' when none). */
+function queryString(query) {
+  const set = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  return set.length ? `?${new URLSearchParams(set)}` : "";
+}
+
 export const api = {
   register: (name, password) => request("POST", "/api/register", { name, password }),
   login: (name, password) => request("POST", "/api/login", { name, password }),
@@ -42,7 +48,9 @@ export const api = {
   freeChips: () => request("POST", "/api/topup", {}),
   tables: () => request("GET", "/api/tables"),
   buyIn: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}/buy-in`),
-  hands: () => request("GET", "/api/hands"),
+  hands: (query = {}) => request("GET", `/api/hands${queryString(query)}`),
+  handGames: () => request("GET", "/api/hands/games"),
+  archiveUrl: (format, query = {}) => `/api/hands/archive${queryString({ format, ...query })}`,
   hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
   handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,
 };

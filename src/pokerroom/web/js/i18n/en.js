@@ -405,4 +405,13 @@ export default {
   "error.unknown_action": "That action is not known.",
   "error.timeout": "The server did not answer in time.",
   "error.unknown": "The server refused: {message}",
+  // issue 19, item 8: my hands in pages, by game, and all of them in one download (history.js)
+  "hist.newer": "Newer",
+  "hist.older": "Older",
+  "hist.range": "Hands {from}–{to}",
+  "hist.none": "No hands here.",
+  "hist.allGames": "All games",
+  "hist.downloadAll": "Download all",
+  "hist.downloadGame": "Download all of this game",
+  "hist.pokerstars": "PokerStars",
 };

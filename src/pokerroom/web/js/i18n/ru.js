@@ -410,4 +410,13 @@ export default {
   "error.unknown_action": "Такое действие неизвестно.",
   "error.timeout": "Сервер не ответил вовремя.",
   "error.unknown": "Сервер отказал: {message}",
+  // issue 19, item 8: мои раздачи по страницам, по игре и все одним файлом (history.js)
+  "hist.newer": "Новые",
+  "hist.older": "Старые",
+  "hist.range": "Раздачи {from}–{to}",
+  "hist.none": "Здесь раздач нет.",
+  "hist.allGames": "Все игры",
+  "hist.downloadAll": "Скачать все",
+  "hist.downloadGame": "Скачать все раздачи этой игры",
+  "hist.pokerstars": "PokerStars",
 };
