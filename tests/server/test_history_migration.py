@@ -99,7 +99,7 @@ def test_0005_rewrites_every_old_history_into_the_current_form(database: tuple[s
             async with store.engine.connect() as conn:
                 (version,) = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).one()
                 raw = dict((await conn.execute(select(hands.c.id, hands.c.history))).all())
-            assert version == "0006"  # and 0006 (the tables' leases) on top
+            assert version == "0008"  # and 0006 (the tables' leases), 0008 (notes) on top
             seen = dict.fromkeys(FORMS, 0)
             for hand in stored:
                 seen[hand["form"]] += 1

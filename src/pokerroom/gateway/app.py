@@ -32,6 +32,7 @@ from pokerroom.gateway.gate import Gate
 from pokerroom.gateway.hands import add_hand_routes
 from pokerroom.gateway.hands import hand_for as hand_for  # where the tests and tools import it from
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
+from pokerroom.gateway.notes import add_note_routes
 from pokerroom.gateway.sessions import Sessions
 from pokerroom.gateway.ws import http_protocol, socket_class
 from pokerroom.store import Account, Store
@@ -282,7 +283,11 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             raise AuthError("not_found", f"no table named {name!r}", 404)
         return JSONResponse(allowed)
 
-    add_hand_routes(app, store=lambda: sessions().store, account_of=account_of, tables=table_configs)
+    def store() -> Store:
+        return sessions().store
+
+    add_hand_routes(app, store=store, account_of=account_of, tables=table_configs)
+    add_note_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
 
     if WEB.is_dir():
         from fastapi.staticfiles import StaticFiles

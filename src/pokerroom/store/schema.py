@@ -164,3 +164,16 @@ workers = Table(
     Column("started_at", Float, nullable=False),
     Column("seen_at", Float, nullable=False),
 )
+
+# Issue 19: a player's private note and colour tag on another player (migration 0008), one
+# per (author, subject): ``text`` up to 1,000 characters ('' for a tag alone), ``colour``
+# one of store/notes.py's palette or NULL (a note alone)
+player_notes = Table(
+    "player_notes",
+    metadata,
+    Column("author_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("subject_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("colour", String(16), nullable=True),
+    Column("updated_at", Float, nullable=False),
+)
