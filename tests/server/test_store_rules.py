@@ -149,7 +149,7 @@ def test_migration_0003_upgrades_a_database_of_0002_and_keeps_its_data(database:
                 names = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
                 (version,) = (await conn.exec_driver_sql("SELECT version_num FROM alembic_version")).one()
             assert {"protection_uses", "departures", "reveals"} <= names
-            assert version == "0008"  # and 0004 (sessions' last_seen), 0005 (histories), 0006 (leases), 0008 (notes)
+            assert version == "0008"  # 0004 (sessions' last_seen), 0005, 0006 (leases), 0008 (notes) on top
             assert await store.account_by_name("old") == account
             await store.record_protection(account.id, 5.0)
             assert await store.protection_uses(0.0) == {"Old": [5.0]}

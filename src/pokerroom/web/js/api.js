@@ -1,4 +1,4 @@
-// The HTTP API: accounts and hand histories. The session is an HttpOnly cookie the
+// The HTTP API: accounts, hand histories and notes on players. The session is an HttpOnly cookie the
 // server sets; the client never sees or stores the token.
 
 export class ApiError extends Error {
@@ -52,5 +52,8 @@ export const api = {
   handGames: () => request("GET", "/api/hands/games"),
   archiveUrl: (format, query = {}) => `/api/hands/archive${queryString({ format, ...query })}`,
   hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+  notes: () => request("GET", "/api/notes"),
+  putNote: (name, note) => request("PUT", `/api/notes/${encodeURIComponent(name)}`, note),
+  deleteNote: (name) => request("DELETE", `/api/notes/${encodeURIComponent(name)}`, {}),
   handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,
 };
