@@ -61,7 +61,7 @@ def test_paging_my_hands_older_newer_and_by_game(
         assert shown_ids(hero) == mine[:50]
         expect(page.locator("#hands-newer")).to_be_disabled()
         expect(page.locator("#hands-range")).to_have_text("Hands 1–50")
-        hero.shoot(tmp_path, "history-pages-en.png", publish=False)
+        hero.shoot(tmp_path, "history-pages-en.png")
 
         page.click("#hands-older")
         expect(page.locator("#hands-range")).to_have_text("Hands 51–100")

@@ -55,7 +55,7 @@ def test_a_note_survives_a_reload_and_only_its_author_sees_it(
         dot = dot_of(nora, "NL", "otto")
         expect(dot).to_have_attribute("data-colour", "blue")
         expect(dot).to_have_attribute("title", "limps everything, folds to 3-bets · Blue")
-        nora.shoot(tmp_path, "notes-seat-en.png", publish=False)
+        nora.shoot(tmp_path, "notes-seat-en.png")
         dot.locator("xpath=..").screenshot(path=str(tmp_path / "notes-plate-en.png"))
         dot.click()
         expect(nora.page.locator("#note-text")).to_have_value("limps everything, folds to 3-bets")
@@ -77,7 +77,7 @@ def test_a_note_survives_a_reload_and_only_its_author_sees_it(
         theirs.click()
         expect(otto.page.locator("#dlg-note h2")).to_have_text("Заметка: nora")
         expect(otto.page.locator("#note-text")).to_have_value("")
-        otto.shoot(tmp_path, "notes-editor-ru-phone.png", publish=False)
+        otto.shoot(tmp_path, "notes-editor-ru-phone.png")
         otto.page.click("#note-cancel")
 
         # deleted: the dot is hollow again, after a reload too
