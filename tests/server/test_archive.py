@@ -74,6 +74,8 @@ def test_the_archive_is_every_hand_as_his_own_downloads_give_them(seeded: Room, 
     assert r.status_code == 200, r.text
     suffix = "txt" if form == "pokerstars" else "phhs"
     assert r.headers["content-disposition"] == f'attachment; filename="pokerroom-{data.hero}-hands.{suffix}"'
+    # streamed: sent in chunks as the batches are written, its length unknown beforehand
+    assert r.headers.get("transfer-encoding") == "chunked" and "content-length" not in r.headers
     mine = sorted(data.mine(), key=lambda h: h.id)  # oldest first
     if form == "pokerstars":
         assert r.headers["content-type"].startswith("text/plain")
