@@ -315,31 +315,32 @@ class Journal(Database):
         """The stored histories of the player's complete hands, oldest first, in batches of
         at most ``batch``: each ``{"id", "seat", "history"}`` (the history's JSON text with
         the cards shown after the hand, D12, as ``hand`` gives it, but not made whole:
-        ``full_history`` adds what only the JSON view needs). One short read per batch,
-        by the hand id (a cursor), so that a player's every hand is never in memory at
-        once and no read stays open while the caller writes them out."""
-        after = 0
-        while True:
-            query = (
-                select(hands.c.id, hand_players.c.seat, hands.c.history)
-                .join(hand_players, hand_players.c.hand_id == hands.c.id)
-                .where(*_mine(account_id, game=game, since=since, until=until),
-                       hand_players.c.hand_id > after)
+        ``full_history`` adds what only the JSON view needs). The hands' ids are read
+        first (one query, a few bytes a hand), then each batch by its ids (the hands'
+        primary key), each in a short read of its own: a player's every history is never
+        in memory at once, no read stays open while the caller writes them out, and no
+        batch sorts all his hands again (hand_players has no index by account and hand)."""
+        async with self.engine.connect() as conn:
+            ids = [int(i) for i in (await conn.execute(
+                select(hand_players.c.hand_id)
+                .join(hands, hand_players.c.hand_id == hands.c.id)
+                .where(*_mine(account_id, game=game, since=since, until=until))
                 .order_by(hand_players.c.hand_id)
-                .limit(batch)
-            )
+            )).scalars()]
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
             async with self.engine.connect() as conn:
-                rows = (await conn.execute(query)).all()
-                ids = [int(r.id) for r in rows]
-                shown = (
-                    await conn.execute(
-                        select(reveals.c.hand_id, reveals.c.seat, reveals.c.cards)
-                        .where(reveals.c.hand_id.in_(ids))
-                        .order_by(reveals.c.id)
-                    )
-                ).all() if ids else []
-            if not rows:
-                return
+                rows = (await conn.execute(
+                    select(hands.c.id, hand_players.c.seat, hands.c.history)
+                    .join(hand_players, hand_players.c.hand_id == hands.c.id)
+                    .where(hands.c.id.in_(chunk), hand_players.c.account_id == account_id)
+                    .order_by(hands.c.id)
+                )).all()
+                shown = (await conn.execute(
+                    select(reveals.c.hand_id, reveals.c.seat, reveals.c.cards)
+                    .where(reveals.c.hand_id.in_(chunk))
+                    .order_by(reveals.c.id)
+                )).all()
             by_hand: dict[int, list[Any]] = {}
             for hand_id, seat, cards in shown:
                 by_hand.setdefault(int(hand_id), []).append((seat, cards))
@@ -350,9 +351,6 @@ class Journal(Database):
                     history = _with_reveals(history, by_hand[int(r.id)])
                 out.append({"id": int(r.id), "seat": int(r.seat), "history": history})
             yield out
-            after = ids[-1]
-            if len(rows) < batch:
-                return
 
 
 def _mine(
