@@ -83,6 +83,7 @@ def add_note_routes(
     async def remove_note(name: str, request: Request) -> JSONResponse:
         account = await account_of(request)
         same_site(request)
+        await body(request)  # read (and bounded) like every write's, though it says nothing
         other = await subject(name, account)
         deleted = await delete_note(store(), account.id, other.id)
         return JSONResponse({"ok": True, "deleted": deleted})
