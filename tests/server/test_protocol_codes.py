@@ -18,6 +18,7 @@ import pytest
 from pokerroom import outbound
 from pokerroom import protocol as p
 from pokerroom.core.cards import RANKS, SUITS
+from pokerroom.store.notes import PALETTE
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "pokerroom"
 WEB = SRC / "web"
@@ -102,6 +103,7 @@ def made_keys() -> set[str]:
         *(f"game.{k}" for k in kinds), *(f"street.{s}" for s in streets),
         *(f"log.posted.{k}" for k in posted), *(f"log.acted.{a}" for a in acted),
         "log.small", "log.big", "table.sb", "table.bb", "table.sbLong", "table.bbLong",
+        *(f"notes.colour.{c}" for c in PALETTE),
     }
 
 
@@ -126,3 +128,14 @@ def test_both_languages_have_the_same_keys() -> None:
         return {k for k in words if not re.search(r"\.(one|few|many)$", k)}
 
     assert keys(EN) == keys(RU), (sorted(keys(EN) - keys(RU)), sorted(keys(RU) - keys(EN)))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_key_is_given_words_twice(lang: str) -> None:
+    """A key written twice (two pieces of work each adding it) keeps only the later words,
+    silently: each key once."""
+    text = (WEB / "js" / "i18n" / f"{lang}.js").read_text()
+    keys = re.findall(r'^\s*"([^"\n]+)":', text, re.M)
+    assert len(keys) > 300
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    assert not twice, f"{lang}.js gives these keys words twice: {twice}"

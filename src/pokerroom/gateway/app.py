@@ -1,8 +1,8 @@
 """The HTTP and WebSocket application (FastAPI on uvicorn).
 
 HTTP: /healthz, /api/register, /api/login, /api/logout, /api/me, /api/topup, /api/tables,
-/api/tables/{name}/buy-in, /api/hands, /api/hands/{id} (.json, .phh, .txt),
-/api/players/{name}/stats (gateway/stats.py). WebSocket: /ws
+/api/tables/{name}/buy-in; a player's hands, /api/hands..., are gateway/hands.py's, his
+notes on others gateway/notes.py's, the statistics gateway/stats.py's. WebSocket: /ws
 (gateway/ws.py), see protocol.py and docs/protocol.md. Errors are JSON
 ``{"error": {"code", "message"}}``; no stack trace ever reaches a client. Every request
 passes gate.py first (the client's address, bodies over the limit, the pages' security
@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
@@ -30,14 +30,14 @@ from pokerroom.bus.gateway import Router
 from pokerroom.config import RoomConfig
 from pokerroom.gateway.auth import COOKIE, NAME, SESSION_SECONDS, AuthError, session_token
 from pokerroom.gateway.gate import Gate
+from pokerroom.gateway.hands import add_hand_routes
+from pokerroom.gateway.hands import hand_for as hand_for  # where the tests and tools import it from
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
+from pokerroom.gateway.notes import add_note_routes
 from pokerroom.gateway.sessions import Sessions
 from pokerroom.gateway.stats import register as register_stats
 from pokerroom.gateway.ws import http_protocol, socket_class
-from pokerroom.histories import stored_text
 from pokerroom.store import Account, Store
-from pokerroom.table.view import info_of
-from pokerroom.wire import jsonable
 
 log = logging.getLogger("pokerroom.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -62,7 +62,6 @@ class Empty(BaseModel):
 
 
 _AGAIN = {"requestBody": "$request.body"}  # a link that sends the same body on
-_FIRST_HAND = "$response.body#/hands/0/id"
 
 
 def _links(description: str, **links: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
@@ -287,32 +286,11 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
             raise AuthError("not_found", f"no table named {name!r}", 404)
         return JSONResponse(allowed)
 
-    @app.get("/api/hands", operation_id="hands",
-             responses=_links("your last hands, newest first", hand={"parameters": {"ref": _FIRST_HAND}}))
-    async def my_hands(request: Request) -> JSONResponse:
-        account = await account_of(request)
-        hands = await sessions().store.hands_of(account.id)
-        for row in hands:  # the game as data (protocol 3), where the room still deals that table
-            table = config.table_config(row["table_name"])
-            try:
-                row["game_info"] = jsonable(info_of(table, row["game"])) if table else None
-            except KeyError:  # a game the table no longer deals
-                row["game_info"] = None
-        return JSONResponse({"hands": hands})
+    def store() -> Store:
+        return sessions().store
 
-    @app.get("/api/hands/{ref}", operation_id="hand")
-    async def hand(ref: str, request: Request) -> Response:
-        account = await account_of(request)
-        stem, _, suffix = ref.partition(".")
-        if not (stem.isascii() and stem.isdigit() and len(stem) <= 10 and int(stem) < 2**31):
-            raise AuthError("not_found", "no such hand", 404)
-        if suffix not in ("", "json", "phh", "txt"):
-            raise AuthError("not_found", "no such hand", 404)
-        data = await sessions().store.hand(int(stem))
-        seat_of = {x["account_id"]: x["seat"] for x in data["players"]} if data else {}
-        if data is None or data["status"] != "complete" or account.id not in seat_of:
-            raise AuthError("not_found", "no such hand among yours", 404)
-        return hand_for(data, seat_of[account.id], suffix)
+    add_hand_routes(app, store=store, account_of=account_of, room=config)
+    add_note_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
 
     register_stats(app, state)  # issue 19: /api/players/{name}/stats, the periodic fold
     if WEB.is_dir():
@@ -328,28 +306,3 @@ def _netloc(url: str) -> str | None:
         return urlsplit(url).netloc.lower()
     except ValueError:  # 'http://[' and the like
         return None
-
-
-def hand_for(data: dict[str, Any], seat: int, suffix: str) -> Response:
-    """A stored hand as the player in ``seat`` may see it: his own cards, the board and
-    the hands that reached the showdown (D6), and the openings that prove those cards
-    against the deal's commitment (fairness.py). The .phh and .txt texts are written now,
-    from the hand's snapshot (older hands kept each player's texts: those are served)."""
-    history = json.loads(data["history"])
-    if suffix == "phh":
-        return PlainTextResponse(stored_text(history, seat, "phh"), media_type="application/toml")
-    if suffix == "txt":
-        return PlainTextResponse(stored_text(history, seat, "txt"))
-    private = history.pop("private")
-    own = private["holes"][str(seat)]
-    record = history["record"]
-    visible = set(record["board"]) | set(own)
-    for player in record["players"]:
-        visible |= {c for c in player["cards"] if c}
-    history["your_cards"] = own
-    history["your_seat"] = seat
-    history.setdefault("deal", {"scheme": 1})  # hands dealt before seeds and dealing order (fairness.py)
-    history["openings"] = [o for o in private["openings"] if o["card"] in visible]
-    history["id"] = data["id"]
-    history["nets"] = {str(x["seat"]): x["net"] for x in data["players"]}
-    return JSONResponse(history)

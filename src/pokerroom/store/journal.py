@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from pokerroom.histories import full_history
@@ -266,26 +266,109 @@ class Journal(Database):
             data["history"] = full_history(data["history"], data["deck"], data["id"])
         return data
 
-    async def hands_of(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    async def hands_of(
+        self, account_id: int, limit: int = 50, *, before: int | None = None, game: str | None = None,
+        since: float | None = None, until: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """The player's complete hands, newest first (by id), at most ``limit``: those
+        before hand id ``before`` (a page's cursor), of ``game``, ended from ``since`` on
+        and before ``until`` (seconds since the epoch) when given. The rows are read by
+        the player's own ``hand_players`` rows (index hand_players_account_hand), newest first."""
+        query = (
+            select(
+                hands.c.id,
+                hands.c.table_name,
+                hands.c.number,
+                hands.c.game,
+                hands.c.ended_at,
+                hand_players.c.seat,
+                hand_players.c.net,
+            )
+            .join(hand_players, hand_players.c.hand_id == hands.c.id)
+            .where(*_mine(account_id, before=before, game=game, since=since, until=until))
+            .order_by(hand_players.c.hand_id.desc())
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    select(
-                        hands.c.id,
-                        hands.c.table_name,
-                        hands.c.number,
-                        hands.c.game,
-                        hands.c.ended_at,
-                        hand_players.c.seat,
-                        hand_players.c.net,
-                    )
-                    .join(hand_players, hand_players.c.hand_id == hands.c.id)
-                    .where(hand_players.c.account_id == account_id, hands.c.status == "complete")
-                    .order_by(hands.c.id.desc())
-                    .limit(limit)
-                )
-            ).all()
+            rows = (await conn.execute(query)).all()
         return [dict(r._mapping) for r in rows]
+
+    async def hand_games_of(self, account_id: int) -> list[tuple[str, int]]:
+        """The games of the player's complete hands, each with how many he played, the
+        most played first (a history's filter offers them)."""
+        count = func.count().label("n")
+        query = (
+            select(hands.c.game, count)
+            .join(hand_players, hand_players.c.hand_id == hands.c.id)
+            .where(*_mine(account_id))
+            .group_by(hands.c.game)
+            .order_by(count.desc(), hands.c.game)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(str(game), int(n)) for game, n in rows]
+
+    async def histories_of(
+        self, account_id: int, *, game: str | None = None, since: float | None = None,
+        until: float | None = None, batch: int = 200,
+    ) -> AsyncIterator[list[dict[str, Any]]]:
+        """The stored histories of the player's complete hands, oldest first, in batches of
+        at most ``batch``: each ``{"id", "seat", "history"}`` (the history's JSON text with
+        the cards shown after the hand, D12, as ``hand`` gives it, but not made whole:
+        ``full_history`` adds what only the JSON view needs). The hands' ids are read
+        first (one query, a few bytes a hand), then each batch by its ids (the hands'
+        primary key), each in a short read of its own: a player's every history is never
+        in memory at once, no read stays open while the caller writes them out, and no
+        batch sorts all his hands again (hand_players has no index by account and hand)."""
+        async with self.engine.connect() as conn:
+            ids = [int(i) for i in (await conn.execute(
+                select(hand_players.c.hand_id)
+                .join(hands, hand_players.c.hand_id == hands.c.id)
+                .where(*_mine(account_id, game=game, since=since, until=until))
+                .order_by(hand_players.c.hand_id)
+            )).scalars()]
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            async with self.engine.connect() as conn:
+                rows = (await conn.execute(
+                    select(hands.c.id, hand_players.c.seat, hands.c.history)
+                    .join(hand_players, hand_players.c.hand_id == hands.c.id)
+                    .where(hands.c.id.in_(chunk), hand_players.c.account_id == account_id)
+                    .order_by(hands.c.id)
+                )).all()
+                shown = (await conn.execute(
+                    select(reveals.c.hand_id, reveals.c.seat, reveals.c.cards)
+                    .where(reveals.c.hand_id.in_(chunk))
+                    .order_by(reveals.c.id)
+                )).all()
+            by_hand: dict[int, list[Any]] = {}
+            for hand_id, seat, cards in shown:
+                by_hand.setdefault(int(hand_id), []).append((seat, cards))
+            out = []
+            for r in rows:
+                history = r.history or ""
+                if int(r.id) in by_hand and history:
+                    history = _with_reveals(history, by_hand[int(r.id)])
+                out.append({"id": int(r.id), "seat": int(r.seat), "history": history})
+            yield out
+
+
+def _mine(
+    account_id: int, *, before: int | None = None, game: str | None = None, since: float | None = None,
+    until: float | None = None,
+) -> list[Any]:
+    """The conditions of a player's complete hands (hands joined to hand_players), with
+    hands_of's filters."""
+    where = [hand_players.c.account_id == account_id, hands.c.status == "complete"]
+    if before is not None:
+        where.append(hand_players.c.hand_id < before)
+    if game is not None:
+        where.append(hands.c.game == game)
+    if since is not None:
+        where.append(hands.c.ended_at >= since)
+    if until is not None:
+        where.append(hands.c.ended_at < until)
+    return where
 
 
 # The SQLAlchemy path's statements, made once: building a statement cost more than running

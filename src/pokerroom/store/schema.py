@@ -103,7 +103,7 @@ hand_players = Table(
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("seat", Integer, nullable=False),
     Column("net", BigInteger, nullable=True),
-    Index("hand_players_account", "account_id"),
+    Index("hand_players_account_hand", "account_id", "hand_id"),  # migration 0009
 )
 
 # D7: each time a player's timeout was answered with all-in protection (the room's limit
@@ -224,4 +224,17 @@ stats_cursor = Table(
     Column("last_hand", Integer, nullable=False),
     Column("pending", Text, nullable=False),
     Column("version", BigInteger, nullable=False),
+)
+
+# Issue 19: a player's private note and colour tag on another player (migration 0009), one
+# per (author, subject): ``text`` up to 1,000 characters ('' for a tag alone), ``colour``
+# one of store/notes.py's palette or NULL (a note alone)
+player_notes = Table(
+    "player_notes",
+    metadata,
+    Column("author_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("subject_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("colour", String(16), nullable=True),
+    Column("updated_at", Float, nullable=False),
 )

@@ -1,4 +1,4 @@
-// The HTTP API: accounts and hand histories. The session is an HttpOnly cookie the
+// The HTTP API: accounts, hand histories and notes on players. The session is an HttpOnly cookie the
 // server sets; the client never sees or stores the token.
 
 export class ApiError extends Error {
@@ -34,6 +34,12 @@ async function request(method, path, body) {
   return data;
 }
 
+/** ``?a=1&b=2`` of the set values of ``query`` ('' when none). */
+function queryString(query) {
+  const set = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  return set.length ? `?${new URLSearchParams(set)}` : "";
+}
+
 export const api = {
   register: (name, password) => request("POST", "/api/register", { name, password }),
   login: (name, password) => request("POST", "/api/login", { name, password }),
@@ -42,7 +48,12 @@ export const api = {
   freeChips: () => request("POST", "/api/topup", {}),
   tables: () => request("GET", "/api/tables"),
   buyIn: (table) => request("GET", `/api/tables/${encodeURIComponent(table)}/buy-in`),
-  hands: () => request("GET", "/api/hands"),
+  hands: (query = {}) => request("GET", `/api/hands${queryString(query)}`),
+  handGames: () => request("GET", "/api/hands/games"),
+  archiveUrl: (format, query = {}) => `/api/hands/archive${queryString({ format, ...query })}`,
   hand: (id) => request("GET", `/api/hands/${encodeURIComponent(id)}`),
+  notes: () => request("GET", "/api/notes"),
+  putNote: (name, note) => request("PUT", `/api/notes/${encodeURIComponent(name)}`, note),
+  deleteNote: (name) => request("DELETE", `/api/notes/${encodeURIComponent(name)}`, {}),
   handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,
 };

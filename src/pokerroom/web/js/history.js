@@ -1,6 +1,7 @@
 // "Show previous hand" (H16, D6) and the player's hand histories: the last hand's board,
 // every hand that reached the showdown, results and actions; the list of his hands with
-// PHH and text downloads; the provably fair deal checked in the browser.
+// PHH and text downloads, in pages (older, newer), by game, and all of them at once (one
+// PokerStars file or one .phhs); the provably fair deal checked in the browser.
 import { api } from "./api.js";
 import { cardElement } from "./cards.js";
 import { cardsInline, describe } from "./chat.js";
@@ -10,6 +11,8 @@ import { chips, dateTime, handName, t } from "./i18n.js";
 import { verifyHand } from "./fair.js";
 import { showError } from "./toast.js";
 
+const PAGE = 50; // hands on a page of my hands
+
 export class HandsWindow {
   constructor(room) {
     this.room = room;
@@ -17,6 +20,8 @@ export class HandsWindow {
     this.body = $("#hands-body");
     this.tab = "previous";
     this.table = null;
+    this.list = { game: "", before: null, newer: [] }; // my hands: the page shown
+    this.games = null; // the games of my hands (the filter's choices), once a dialog
     $("#hands-close").addEventListener("click", () => this.dialog.close());
     $("#hands-tab-previous").addEventListener("click", () => this.show("previous"));
     $("#hands-tab-mine").addEventListener("click", () => this.show("mine"));
@@ -28,7 +33,11 @@ export class HandsWindow {
   /** Open on a tab: "previous" (of ``table``) or "mine". */
   open(tab, table) {
     this.table = table ?? this.table;
-    if (!this.dialog.open) this.dialog.showModal();
+    if (!this.dialog.open) {
+      this.list = { game: "", before: null, newer: [] };
+      this.games = null;
+      this.dialog.showModal();
+    }
     this.show(tab);
   }
 
@@ -91,19 +100,25 @@ export class HandsWindow {
       this.body.append(h("p", { class: "muted" }, t("hist.loginFirst")));
       return;
     }
-    let hands;
+    const list = this.list;
+    let hands, next, games;
     try {
-      ({ hands } = await api.hands());
+      [{ hands, next }, { games }] = await Promise.all([
+        api.hands({ before: list.before, game: list.game, limit: PAGE }),
+        this.games ? { games: this.games } : api.handGames(),
+      ]);
     } catch (err) {
       showError(err);
       return;
     }
-    if (this.tab !== "mine") return;
+    this.games = games;
+    if (this.tab !== "mine" || list !== this.list) return;
     clear(this.body);
-    if (!hands.length) {
+    if (!hands.length && !list.game && !list.before) {
       this.body.append(h("p", { class: "muted" }, t("hist.empty")));
       return;
     }
+    this.body.append(this.listTools(games, hands.length, next));
     const rows = hands.map((x) => h("tr", { dataset: { id: String(x.id) } },
       h("td", {}, x.ended_at ? dateTime(x.ended_at) : ""),
       h("td", {}, x.table_name),
@@ -118,6 +133,40 @@ export class HandsWindow {
         h("th", {}, t("hist.when")), h("th", {}, t("hist.table")), h("th", { class: "num" }, t("hist.hand")),
         h("th", {}, t("hist.game")), h("th", { class: "num" }, t("hist.net")), h("th", {}, ""))),
       h("tbody", {}, rows)));
+  }
+
+  /** Show another page of the list (``list``: its game, cursor and the newer pages' cursors). */
+  page(list) {
+    this.list = list;
+    this.renderMine();
+  }
+
+  /** Above the list: its game filter, the pages (newer, which hands, older: ``count``
+   *  shown, ``next`` the older page's cursor or null) and the downloads of every hand
+   *  (of that game). */
+  listTools(games, count, next) {
+    const list = this.list;
+    const first = list.newer.length * PAGE + 1;
+    const pager = h("span", { class: "downloads hands-pager" },
+      h("button", { type: "button", class: "secondary small", id: "hands-newer", disabled: !list.newer.length,
+        onclick: () => this.page({ ...list, before: list.newer.at(-1), newer: list.newer.slice(0, -1) }) },
+      `← ${t("hist.newer")}`),
+      h("span", { class: "muted", id: "hands-range" },
+        count ? t("hist.range", { from: first, to: first + count - 1 }) : t("hist.none")),
+      h("button", { type: "button", class: "secondary small", id: "hands-older", disabled: next === null,
+        onclick: () => this.page({ ...list, before: next, newer: [...list.newer, list.before] }) },
+      `${t("hist.older")} →`));
+    const select = h("select", { id: "hands-game", onchange: () => this.page({ game: select.value, before: null, newer: [] }) },
+      h("option", { value: "" }, t("hist.allGames")),
+      games.map((g) => h("option", { value: g.game, selected: g.game === list.game },
+        `${gameLong(g.game_info, g.game)} (${g.hands})`)));
+    const query = { game: list.game };
+    const all = (format, label) => h("a", { href: api.archiveUrl(format, query), download: "", class: "button-like small",
+      dataset: { archive: format } }, `⤓ ${label}`);
+    return h("div", { class: "filters hands-tools" },
+      h("label", {}, t("hist.game"), select), pager,
+      h("span", { class: "downloads" }, h("span", { class: "muted" }, `${t(list.game ? "hist.downloadGame" : "hist.downloadAll")}:`),
+        all("pokerstars", t("hist.pokerstars")), all("phh", t("prev.phh"))));
   }
 
   async detail(row) {

@@ -8,6 +8,7 @@ import { $, clear, h, setText } from "./dom.js";
 import { HandsWindow } from "./history.js";
 import { applyStatic, chips, clockTime, language, onLanguage, plural, setLanguage, t } from "./i18n.js";
 import { Lobby } from "./lobby.js";
+import "./notes.js"; // notes and colour tags on players: draws beside the table and lobby
 import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
 import "./stats.js"; // issue 19: the Statistics page and the seats' statistics cards
