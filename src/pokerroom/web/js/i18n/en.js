@@ -405,4 +405,8 @@ export default {
   "error.unknown_action": "That action is not known.",
   "error.timeout": "The server did not answer in time.",
   "error.unknown": "The server refused: {message}",
+  // phone (issue 19): the header's menu, the chat behind a button
+  "phone.menu": "Menu",
+  "phone.chat": "Chat",
+  "phone.chatClose": "Close the chat",
 };

@@ -410,4 +410,8 @@ export default {
   "error.unknown_action": "Такое действие неизвестно.",
   "error.timeout": "Сервер не ответил вовремя.",
   "error.unknown": "Сервер отказал: {message}",
+  // phone (issue 19): the header's menu, the chat behind a button
+  "phone.menu": "Меню",
+  "phone.chat": "Чат",
+  "phone.chatClose": "Закрыть чат",
 };
