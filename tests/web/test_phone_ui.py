@@ -89,6 +89,9 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
     players = {"en": ann, "ru": boris}
     with checked(ann, boris):
         for lang, p in players.items():
+            p.page.goto(room.http + "/")
+            expect(p.page.locator("#view-auth")).to_be_visible()
+            fits(p, "log in")
             p.register()
             fits(p, "lobby")
             # the header folds into a menu: Settings, the language and Log out are in it
@@ -124,6 +127,8 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
         for p in players.values():
             expect(p.table("NL").locator(".stage")).to_have_attribute("data-phase", "playing", timeout=20_000)
             fits(p, "table")
+            stage: Any = p.table("NL").locator(".stage").bounding_box()
+            assert stage["width"] >= SCREEN_W - 24, stage  # the table drawn to the width
             readable(p, "NL")
             # the seat's options, scrolled to, are in full view (not under the action bar)
             blinds = p.table("NL").locator("label.check:has(input[data-option=auto_post_blinds])")
@@ -188,6 +193,7 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
             expect(details).to_be_visible()
             fits(p, "my hands")
             in_view(p, details, "my hands")
+            p.shoot(tmp_path, f"phone-my-hands-{lang}.png", publish=False)
             p.press(details)
             expect(p.page.locator("#dlg-hands .prev")).to_be_visible()
             fits(p, "a hand of mine")
@@ -214,6 +220,7 @@ def test_stud_up_cards_are_readable_on_a_phone(browser: Browser, room: Server, t
                 ups = p.seat_cards("Stud", other.name)
                 assert len([c for c in ups if c]) >= 3, ups  # his up cards, face up to all
                 if street == "seventh street" and p is carl:
+                    p.page.evaluate("() => window.scrollTo(0, 0)")
                     p.shoot(tmp_path, "phone-stud-en.png")
                 checked_streets.add((p.name, street))
             verb = next(v for v in ("bring_in", "check", "call") if v in verbs)
