@@ -1,12 +1,12 @@
 """A phone that plays (issue 19): at 390x844 with touch emulation, two players, one in
-English and one in Russian, register, open the header's menu, buy in and play a hand of
-hold'em by tapping; at every step (lobby, menu, settings, buy-in, table, chat, previous
-hand, my hands) nothing is wider than the screen, what must be tapped can be (Playwright's
-``tap`` fails when another element covers the target), the names, stacks and cards are
-readable, the action bar is at the bottom within the thumb's reach with 44 px buttons, and
-the bet box and "Post blinds automatically" are in full view. Stud's up cards are readable
-too. Before this the lobby was 700-900 px wide, the header's controls off screen and the
-names 5 px high."""
+English and one in Russian, register, open the header's menu (and switch the language
+from it), buy in and play a hand of hold'em by tapping; at every step (log in, lobby,
+menu, settings, buy-in, table, each turn, chat, previous hand, my hands) nothing is wider
+than the screen, what must be tapped can be (Playwright's ``tap`` fails when another
+element covers the target), the names, stacks and cards are readable, the action bar is at
+the bottom within the thumb's reach with 44 px buttons, and the bet box and "Post blinds
+automatically" are in full view. Stud's up cards are readable too. Before this the lobby
+was 700-900 px wide, the header's controls off screen and the names 5 px high."""
 
 from __future__ import annotations
 
@@ -108,6 +108,14 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
             in_view(p, "#dlg-settings button[type=submit]", "settings")
             p.press("#dlg-settings button[type=submit]")
             expect(p.page.locator("#dlg-settings")).to_be_hidden()
+            # the language, from the menu: the page is redrawn in it, still as wide as the screen
+            other = "ru" if lang == "en" else "en"
+            for switch_to in (other, lang):
+                p.press("#btn-menu")
+                p.press(f".lang button[data-lang={switch_to}]")
+                expect(p.page.locator("html")).to_have_attribute("lang", switch_to)
+                expect(p.page.locator("#btn-logout")).to_be_hidden()  # the menu closed
+                fits(p, f"lobby in {switch_to}")
             row = p.page.locator("#lobby-rows tr[data-table='NL']")
             in_view(p, row.locator("button[data-action=play]"), "lobby")
             assert row.locator("button[data-action=play]").bounding_box()["height"] >= 44  # type: ignore[index]
