@@ -59,7 +59,7 @@ CARD_CORNERS = """(els) => els.filter((e) => e.getClientRects().length).map((car
 def fits(p: Player, where: str) -> None:
     """Nothing on ``p``'s screen is wider than it: no sideways scroll, no element past an edge."""
     report = p.too_wide()
-    assert report["width"] <= SCREEN_W and not report["wide"], (p.name, where, report)
+    assert report["width"] <= report["screen"] and not report["wide"], (p.name, where, report)
     assert p.page.evaluate("() => window.scrollX") == 0, (p.name, where)
 
 
@@ -237,3 +237,15 @@ def test_stud_up_cards_are_readable_on_a_phone(browser: Browser, room: Server, t
         start = time.monotonic()
         play_hand([carl, dora], "Stud", decide, timeout=90)
         assert len(checked_streets) == 4, (checked_streets, time.monotonic() - start)
+
+        # the phone turned sideways: the table still drawn (it had no height left), the
+        # action column beside it, the chat behind its button, nothing wider than the screen
+        carl.page.set_viewport_size({"width": SCREEN_H, "height": SCREEN_W})
+        carl.page.wait_for_timeout(400)
+        fits(carl, "sideways")
+        stage: Any = carl.table("Stud").locator(".stage").bounding_box()
+        assert stage["height"] >= 250 and stage["y"] + stage["height"] <= SCREEN_W, stage
+        expect(carl.table("Stud").locator(".seat.me .plate")).to_be_visible()
+        in_view(carl, carl.table("Stud").locator("button[data-control=chat]"), "sideways")
+        in_view(carl, "#btn-menu", "sideways")
+        carl.shoot(tmp_path, "phone-sideways.png", publish=False)
