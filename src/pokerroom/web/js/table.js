@@ -74,8 +74,8 @@ export class TableView {
     this.build();
     // a phone turned (or a window narrowed) past the breakpoint: the seats move
     NARROW.addEventListener("change", () => {
-      this.size = 0;
-      this.update();
+      this.size = 0; // laid out again for the new width at the next update
+      if (this.el.isConnected) this.update();
     });
   }
 
