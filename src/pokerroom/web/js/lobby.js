@@ -62,7 +62,7 @@ export class Lobby {
         h("td", { class: "stakes", dataset: { label: t("lobby.stakes") } }, g.stakes),
         h("td", { class: "num seats" }, h("span", { class: "seatbar", style: { "--fill": `${(100 * r.taken) / r.seats}%` } }), `${r.taken}/${r.seats}`),
         h("td", { class: "players" }, r.players.length ? r.players.join(", ") : t("lobby.nobody")),
-        // the labels are for a phone, where each table is a card (css: max-width 640px)
+        // the labels are for a narrow screen, where each table is a card (css: max-width 1100px)
         h("td", { class: "num", dataset: { label: t("lobby.avgPot") } }, chips(r.average_pot)),
         h("td", { class: "num", dataset: { label: t("lobby.handsHour") } }, chips(r.hands_per_hour)),
         h("td", { class: "num", dataset: { label: t("lobby.buyIn") } }, `${chips(r.min_buy_in)}–${chips(r.max_buy_in)}`),

@@ -96,7 +96,7 @@ export class TableView {
       onclick: () => this.hooks.previousHand() });
     this.lobbyButton = h("button", { type: "button", class: "secondary small", dataset: { control: "lobby" },
       onclick: () => this.hooks.lobby() });
-    // on a phone the dealer's log and the chat wait behind this button (css: max-width 640px)
+    // on a phone (upright or sideways) the log and the chat wait behind this button (css)
     this.chatButton = h("button", { type: "button", class: "secondary small chat-toggle", "aria-expanded": "false",
       dataset: { control: "chat" },
       onclick: () => this.showChat(!this.el.classList.contains("chat-open")) });
