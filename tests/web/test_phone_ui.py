@@ -209,6 +209,15 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
             expect(p.page.locator("#dlg-hands")).to_be_hidden()
             fits(p, "the table at the end")
 
+        # the language switched at the table, from the menu: both seats drawn again, in it
+        for switch_to, sit_out in (("ru", "Отойти"), ("en", "Sit out")):
+            ann.press("#btn-menu")
+            ann.press(f".lang button[data-lang={switch_to}]")
+            expect(ann.table("NL").locator("button[data-control=sit-out]")).to_have_text(sit_out)
+            names = ann.table("NL").locator(".seat:not(.empty) .plate .name")
+            expect(names).to_have_text(["Pann", "Pboris"], timeout=5000)
+            fits(ann, f"the table in {switch_to}")
+
 
 def test_stud_up_cards_are_readable_on_a_phone(browser: Browser, room: Server, tmp_path: Path) -> None:
     carl = Player(browser, room.http, "Pcarl", "en-US", phone=True)
