@@ -97,7 +97,7 @@ def test_stud_plates_do_not_cover_the_up_cards(browser: Browser, room: Server, t
                 if street == "seventh street" and p is cleo:
                     p.shoot(tmp_path, "stud-rows.png", publish=False)
                 seen.add((p.name, street))
-            verb = next(v for v in ("bring_in", "check", "call") if v in verbs)
+            verb = next(v for v in ("bring_in", "check", "call", "show") if v in verbs)
             p.click_verb("Stud", verb)
 
         play_hand([cleo, dima], "Stud", decide, timeout=90)
