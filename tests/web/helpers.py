@@ -48,6 +48,37 @@ TOO_WIDE = """() => {
   return { width: document.documentElement.scrollWidth, screen: width, wide };
 }"""
 
+# What on a table is drawn over what it must not be: the bets, the dealer button, the
+# name plates, each seat's cards, the board and the pot, pair by pair (a seat's cards may
+# tuck behind its own plate); [] when nothing clashes.
+CLASHES = """(table) => {
+  const screen = document.querySelector(`.table-screen[data-table="${table}"]`);
+  const items = [];
+  const add = (el, kind, seat) => {
+    if (!el || el.hidden || !el.getClientRects().length) return;
+    const r = el.getBoundingClientRect();
+    if (r.width && r.height) items.push({ kind, seat, r });
+  };
+  for (const seat of screen.querySelectorAll(".seat:not(.empty)")) {
+    add(seat.querySelector(".plate"), "plate", seat.dataset.seat);
+    if (seat.querySelector(".hole .card")) add(seat.querySelector(".hole"), "cards", seat.dataset.seat);
+  }
+  for (const bet of screen.querySelectorAll(".bet")) add(bet, "bet", bet.dataset.seat);
+  add(screen.querySelector(".dealer-button"), "button", null);
+  if (screen.querySelector(".board .card")) add(screen.querySelector(".board"), "board", null);
+  add(screen.querySelector(".pot"), "pot", null);
+  const clashes = [];
+  for (let i = 0; i < items.length; i += 1) for (let j = i + 1; j < items.length; j += 1) {
+    const a = items[i], b = items[j];
+    if (a.seat !== null && a.seat === b.seat && a.kind !== "bet" && b.kind !== "bet") continue;
+    const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+    const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+    const name = (x) => `${x.kind}${x.seat ? " " + x.seat : ""}`;
+    if (w > 1 && h > 1) clashes.push(`${name(a)} / ${name(b)}: ${Math.round(w)}x${Math.round(h)}`);
+  }
+  return clashes;
+}"""
+
 
 @contextmanager
 def checked(*players: Player) -> Iterator[None]:
@@ -102,6 +133,11 @@ class Player:
             locator.tap()
         else:
             locator.click()
+
+    def clashes(self, table: str) -> list[str]:
+        """What on ``table`` is drawn over what it must not be (CLASHES)."""
+        found: list[str] = self.page.evaluate(CLASHES, table)
+        return found
 
     def too_wide(self) -> dict[str, Any]:
         """The page's width and the visible elements past the screen's edges (TOO_WIDE)."""

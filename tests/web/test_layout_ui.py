@@ -69,6 +69,7 @@ def test_my_own_bet_is_not_hidden_under_my_cards(browser: Browser, room: Server,
             assert drawn["bet"] is not None, (p.name, "his blind is not drawn")  # both posted a blind
             for card in drawn["cards"]:
                 assert overlap(drawn["bet"], card) == 0, (p.name, drawn)
+            assert p.clashes("NL") == [], (p.name, p.clashes("NL"))  # nor anything else over anything
         ann.shoot(tmp_path, "my-bet.png", publish=False)
 
 
@@ -94,6 +95,7 @@ def test_stud_plates_do_not_cover_the_up_cards(browser: Browser, room: Server, t
                         assert covered == 0, (p.name, street, row["name"], card, row["plate"])
                         if card["code"]:  # face up to this viewer: its rank can be read
                             assert card["corner"], (p.name, street, row["name"], card)
+                assert p.clashes("Stud") == [], (p.name, street, p.clashes("Stud"))
                 if street == "seventh street" and p is cleo:
                     p.shoot(tmp_path, "stud-rows.png", publish=False)
                 seen.add((p.name, street))

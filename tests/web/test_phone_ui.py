@@ -162,6 +162,7 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
                 for preset in bar.locator(".preset").all():
                     in_view(p, preset, "a bet preset")
             fits(p, f"the turn on the {street}")
+            assert p.clashes("NL") == [], (p.name, street, p.clashes("NL"))
             if street == "flop" and p.name not in shot:
                 readable(p, "NL")
                 p.page.evaluate("() => window.scrollTo(0, 0)")
@@ -234,6 +235,7 @@ def test_stud_up_cards_are_readable_on_a_phone(browser: Browser, room: Server, t
                 p.page.wait_for_timeout(300)  # the card dealt has landed
                 readable(p, "Stud")
                 fits(p, street)
+                assert p.clashes("Stud") == [], (p.name, street, p.clashes("Stud"))
                 other = dora if p is carl else carl
                 ups = p.seat_cards("Stud", other.name)
                 assert len([c for c in ups if c]) >= 3, ups  # his up cards, face up to all
