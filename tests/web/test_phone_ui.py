@@ -148,8 +148,14 @@ def test_a_hand_of_holdem_played_by_tapping_on_a_phone_in_english_and_russian(
 
         turns: dict[str, int] = {}
         shot: set[str] = set()
+        # the one not to act first is reading the chat when his turn comes: the sheet closes
+        # by itself, the action bar is not under it
+        reader = next(p for p in (ann, boris) if not p.verbs("NL"))
+        reader.press(reader.table("NL").locator("button[data-control=chat]"))
+        expect(reader.table("NL").locator(".side")).to_be_visible()
 
         def decide(p: Player, street: str, verbs: list[str]) -> None:
+            expect(p.table("NL").locator(".side")).to_be_hidden()
             bar = p.table("NL").locator(".turn-area")
             box: Any = bar.bounding_box()
             assert box["y"] >= SCREEN_H / 2 and box["y"] + box["height"] <= SCREEN_H, (p.name, box)

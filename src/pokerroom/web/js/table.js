@@ -71,6 +71,7 @@ export class TableView {
     this.cardKeys = new Map();
     this.boardKey = "";
     this.pushedFor = null; // the hand whose pots were pushed to the winners
+    this.wasTurn = false;
     this.build();
     // a phone turned (or a window narrowed) past the breakpoint: the seats move
     NARROW.addEventListener("change", () => {
@@ -214,6 +215,10 @@ export class TableView {
     this.drawResult(showdown, view);
     this.drawStatus(view, showdown);
     this.actions.update();
+    // the player's turn: a phone's chat sheet, which would cover the action bar, closes
+    const turn = this.actions.myTurn();
+    if (turn && !this.wasTurn) this.showChat(false);
+    this.wasTurn = turn;
     this.panel.update();
     this.feed.update();
     this.tick();
