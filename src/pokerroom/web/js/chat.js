@@ -88,7 +88,11 @@ export class Feed {
       this.send();
     });
     this.title = h("h3", { class: "side-title" });
-    this.el = h("aside", { class: "side" }, this.title, this.list, this.note, this.form);
+    this.onClose = null; // set by the table: a phone shows the feed as a sheet with this close button
+    this.onChat = null; // and marks its chat button when a line of chat comes
+    this.closeButton = h("button", { type: "button", class: "close side-close", onclick: () => this.onClose?.() }, "×");
+    this.el = h("aside", { class: "side" }, h("div", { class: "side-head" }, this.title, this.closeButton),
+      this.list, this.note, this.form);
     this.relabel();
   }
 
@@ -101,6 +105,7 @@ export class Feed {
     this.input.placeholder = t("table.chatPlaceholder");
     this.input.setAttribute("aria-label", t("table.chatLabel"));
     this.sendButton.textContent = t("table.send");
+    this.closeButton.setAttribute("aria-label", t("phone.chatClose"));
     setText(this.note, t("table.chatObserver"));
     this.list.replaceChildren();
     this.shown = 0;
@@ -121,6 +126,7 @@ export class Feed {
       const line = describe(entry);
       if (!line) continue;
       this.list.append(h("li", { class: line.kind }, line.nodes));
+      if (line.kind === "chat" && fresh.length < ts.log.length) this.onChat?.();
     }
     while (this.list.childElementCount > 300) this.list.firstElementChild.remove();
     if (atBottom || fresh.length === ts.log.length) this.list.scrollTop = this.list.scrollHeight;

@@ -59,14 +59,15 @@ export class Lobby {
       }, t("lobby.watch"));
       this.rows.append(h("tr", { dataset: { table: r.name }, class: seated ? "seated" : "" },
         h("td", { class: "tname" }, r.name, seated ? h("span", { class: "badge" }, t("lobby.seated")) : null),
-        h("td", {}, gameText),
-        h("td", {}, g.stakes),
-        h("td", { class: "num" }, h("span", { class: "seatbar", style: { "--fill": `${(100 * r.taken) / r.seats}%` } }), `${r.taken}/${r.seats}`),
+        h("td", { class: "game" }, gameText),
+        h("td", { class: "stakes", dataset: { label: t("lobby.stakes") } }, g.stakes),
+        h("td", { class: "num seats" }, h("span", { class: "seatbar", style: { "--fill": `${(100 * r.taken) / r.seats}%` } }), `${r.taken}/${r.seats}`),
         h("td", { class: "players" }, r.players.length ? r.players.join(", ") : t("lobby.nobody")),
-        h("td", { class: "num" }, chips(r.average_pot)),
-        h("td", { class: "num" }, chips(r.hands_per_hour)),
-        h("td", { class: "num" }, `${chips(r.min_buy_in)}–${chips(r.max_buy_in)}`),
-        h("td", {}, h("div", { class: "row-buttons" }, this.hooks.wait?.(r) ?? play, watch))));
+        // the labels are for a narrow screen, where each table is a card (css: max-width 1100px)
+        h("td", { class: "num", dataset: { label: t("lobby.avgPot") } }, chips(r.average_pot)),
+        h("td", { class: "num", dataset: { label: t("lobby.handsHour") } }, chips(r.hands_per_hour)),
+        h("td", { class: "num", dataset: { label: t("lobby.buyIn") } }, `${chips(r.min_buy_in)}–${chips(r.max_buy_in)}`),
+        h("td", { class: "buttons-cell" }, h("div", { class: "row-buttons" }, this.hooks.wait?.(r) ?? play, watch))));
     }
     $("#lobby-empty").hidden = rows.length > 0 || !this.room.lobbyLoaded;
     $("#btn-free-chips").hidden = !me || (this.room.balance ?? 0) >= 2000;

@@ -358,6 +358,25 @@ setInterval(() => {
   if (active) tableViews.get(active)?.tick();
 }, 200);
 
+// the header's menu (a phone folds Settings, EN/RU, Log out... into it): a tap on the
+// button opens it; a choice in it, a tap elsewhere, Escape or another screen close it
+const menuButton = $("#btn-menu");
+function setMenu(open) {
+  $(".topbar").classList.toggle("menu-open", open);
+  menuButton.setAttribute("aria-expanded", String(open));
+}
+menuButton.addEventListener("click", () => setMenu(menuButton.getAttribute("aria-expanded") !== "true"));
+$("#topbar-menu").addEventListener("click", (e) => {
+  if (e.target instanceof Element && e.target.closest("button")) setMenu(false);
+});
+document.addEventListener("pointerdown", (e) => {
+  if (e.target instanceof Element && !e.target.closest(".topbar")) setMenu(false);
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") setMenu(false);
+});
+window.addEventListener("hashchange", () => setMenu(false));
+
 // header buttons and settings
 $("#btn-logout").addEventListener("click", async () => {
   await auth.logout();

@@ -10,15 +10,53 @@ import { ActionBar } from "./controls.js";
 import { SeatPanel } from "./seatpanel.js";
 import { Feed } from "./chat.js";
 
-const SEAT_RX = 43, SEAT_RY = 36, SEAT_CY = 50;
-const BET_RX = 28, BET_RY = 22, BET_CY = 49;
-const STUD_BET_RX = 21, STUD_BET_RY = 17; // stud rows of cards reach further in
-const BUTTON_RX = 30, BUTTON_RY = 24;
+// Where things stand on the stage, in percent of its width (x) and height (y): ellipses
+// of radii rx, ry around (50, cy). Bets stand in front of the seats; in the lower half
+// nearer the middle (ryLow), so the viewer's bet is not under his own cards, which rise
+// above his plate (issue 19). ``wide`` is the 5:3 stage; ``narrow`` a phone held upright
+// (css: max-width 640px), a taller stage with the seats pulled in so that their bigger
+// plates stay on it.
+const GEOMETRY = {
+  wide: {
+    seat: { rx: 43, ry: 36, cy: 50 },
+    bet: { rx: 28, ry: 22, ryLow: 15, cy: 49 },
+    studBet: { rx: 21, ry: 17, ryLow: 12, cy: 49 }, // stud rows of cards reach further in
+    button: { rx: 30, ry: 24, ryLow: 17, cy: 49 },
+  },
+  narrow: { seat: { rx: 36, ry: 38, cy: 52, k: 0.5 } },
+};
+
+/** Where a seat's bet stands on a phone: there the seats crowd the board, so the bet is
+ *  put beside the plate, not on an ellipse: a seat at the side has it level with its plate
+ *  on the inner side, the seat at the top below its plate, the viewer's above his cards,
+ *  and one low on a diagonal (eight seats) above its cards. */
+function narrowBet(degrees) {
+  const p = at(GEOMETRY.narrow.seat, degrees);
+  const a = (degrees * Math.PI) / 180;
+  const cos = Math.cos(a), sin = Math.sin(a);
+  const inward = -Math.sign(cos);
+  if (Math.abs(cos) < 0.3) return sin < 0 ? { x: p.x, y: p.y + 8 } : { x: p.x, y: p.y - 20 };
+  if (sin > 0.5) return { x: p.x + inward * 10, y: p.y - 19 }; // above its row of cards
+  return { x: p.x + inward * 20, y: p.y };
+}
+
+/** The dealer button on a phone: right of the plate of a seat at the top or bottom, above
+ *  the inner corner of the plate of a seat at the side (its cards keep to the outer side). */
+function narrowButton(degrees) {
+  const p = at(GEOMETRY.narrow.seat, degrees);
+  const cos = Math.cos((degrees * Math.PI) / 180);
+  if (Math.abs(cos) < 0.3) return { x: p.x + 16.5, y: p.y };
+  return { x: p.x - Math.sign(cos) * 10, y: p.y - 7.5 };
+}
+const NARROW = window.matchMedia("(max-width: 640px)");
 const SHOWDOWN_MS = 9000; // how long the end of a hand stays when no new hand follows
 
-function at(rx, ry, cy, degrees) {
+/** The point at ``degrees`` (90: straight down) on an ellipse of GEOMETRY; with ``k`` < 1
+ *  its sides are flattened (the seats on a diagonal pushed out towards the sides). */
+function at({ rx, ry, ryLow = ry, cy, k = 1 }, degrees) {
   const a = (degrees * Math.PI) / 180;
-  return { x: 50 + rx * Math.cos(a), y: cy + ry * Math.sin(a) };
+  const sin = Math.sin(a), cos = Math.cos(a);
+  return { x: 50 + rx * Math.sign(cos) * Math.abs(cos) ** k, y: cy + (sin > 0 ? ryLow : ry) * sin };
 }
 
 export class TableView {
@@ -33,7 +71,17 @@ export class TableView {
     this.cardKeys = new Map();
     this.boardKey = "";
     this.pushedFor = null; // the hand whose pots were pushed to the winners
+    this.wasTurn = false;
     this.build();
+    // a phone turned (or a window narrowed) past the breakpoint: the seats move
+    NARROW.addEventListener("change", () => {
+      this.size = 0; // laid out again for the new width at the next update
+      if (this.el.isConnected) this.update();
+    });
+  }
+
+  get geometry() {
+    return NARROW.matches ? GEOMETRY.narrow : GEOMETRY.wide;
   }
 
   get ts() {
@@ -45,11 +93,17 @@ export class TableView {
     this.handEl = h("span", { class: "hand-no" });
     this.scheduleEl = h("span", { class: "schedule" });
     this.commitEl = h("span", { class: "commit" });
-    this.prevButton = h("button", { type: "button", class: "secondary small", onclick: () => this.hooks.previousHand() });
-    this.lobbyButton = h("button", { type: "button", class: "secondary small", onclick: () => this.hooks.lobby() });
+    this.prevButton = h("button", { type: "button", class: "secondary small", dataset: { control: "previous" },
+      onclick: () => this.hooks.previousHand() });
+    this.lobbyButton = h("button", { type: "button", class: "secondary small", dataset: { control: "lobby" },
+      onclick: () => this.hooks.lobby() });
+    // on a phone (upright or sideways) the log and the chat wait behind this button (css)
+    this.chatButton = h("button", { type: "button", class: "secondary small chat-toggle", "aria-expanded": "false",
+      dataset: { control: "chat" },
+      onclick: () => this.showChat(!this.el.classList.contains("chat-open")) });
     const head = h("div", { class: "table-head" },
       h("h2", { class: "table-name" }, this.name), this.gameEl, this.handEl, this.scheduleEl, this.commitEl,
-      h("div", { class: "head-buttons" }, this.prevButton, this.lobbyButton));
+      h("div", { class: "head-buttons" }, this.prevButton, this.chatButton, this.lobbyButton));
 
     this.boardEl = h("div", { class: "board", role: "group" });
     this.potEl = h("div", { class: "pot", role: "status" });
@@ -68,6 +122,8 @@ export class TableView {
     this.actions = new ActionBar(this.room, this.name);
     this.panel = new SeatPanel(this.room, this.name, this.hooks);
     this.feed = new Feed(this.room, this.name);
+    this.feed.onClose = () => this.showChat(false);
+    this.feed.onChat = () => toggle(this.chatButton, "unread", !this.el?.classList.contains("chat-open"));
     const dock = h("div", { class: "dock" }, this.panel.el, this.actions.el);
     this.el = h("div", { class: "table-screen", dataset: { table: this.name } },
       h("div", { class: "table-main" }, head, h("div", { class: "stage-wrap" }, this.stage), dock),
@@ -75,7 +131,15 @@ export class TableView {
     this.translateStatic();
   }
 
+  /** Open or close the chat (a sheet over the table on a phone; always beside it on a desktop). */
+  showChat(open) {
+    toggle(this.el, "chat-open", open);
+    this.chatButton.setAttribute("aria-expanded", String(open));
+    if (open) this.chatButton.classList.remove("unread");
+  }
+
   translateStatic() {
+    this.chatButton.textContent = t("phone.chat");
     this.prevButton.textContent = t("table.previous");
     this.prevButton.setAttribute("aria-keyshortcuts", "H");
     this.lobbyButton.textContent = t("table.lobby");
@@ -116,7 +180,8 @@ export class TableView {
   /** Where a seat's bet stands: in front of it, towards the middle. */
   betPoint(seat) {
     const degrees = this.place(seat);
-    return this.stud ? at(STUD_BET_RX, STUD_BET_RY, BET_CY, degrees) : at(BET_RX, BET_RY, BET_CY, degrees);
+    if (NARROW.matches) return narrowBet(degrees);
+    return at(this.stud ? GEOMETRY.wide.studBet : GEOMETRY.wide.bet, degrees);
   }
 
   // ------------------------------------------------------------------ drawing
@@ -150,6 +215,10 @@ export class TableView {
     this.drawResult(showdown, view);
     this.drawStatus(view, showdown);
     this.actions.update();
+    // the player's turn: a phone's chat sheet, which would cover the action bar, closes
+    const turn = this.actions.myTurn();
+    if (turn && !this.wasTurn) this.showChat(false);
+    this.wasTurn = turn;
     this.panel.update();
     this.feed.update();
     this.tick();
@@ -189,7 +258,7 @@ export class TableView {
     this.stage.dataset.seats = String(this.size);
     for (let seat = 1; seat <= this.size; seat += 1) {
       const degrees = this.place(seat);
-      const p = at(SEAT_RX, SEAT_RY, SEAT_CY, degrees);
+      const p = at(this.geometry.seat, degrees);
       const b = this.betPoint(seat);
       const side = p.x < 30 ? "left" : p.x > 70 ? "right" : "middle";
       const parts = this.makeSeat(seat, side);
@@ -410,7 +479,8 @@ export class TableView {
     const show = view.button !== null && view.button !== undefined && !game.stud && this.seatEls.has(view.button);
     this.buttonEl.hidden = !show;
     if (!show) return;
-    const p = at(BUTTON_RX, BUTTON_RY, BET_CY, this.place(view.button) + Math.min(14, 360 / this.size / 2.5));
+    const p = NARROW.matches ? narrowButton(this.place(view.button))
+      : at(GEOMETRY.wide.button, this.place(view.button) + Math.min(14, 360 / this.size / 2.5));
     this.buttonEl.style.left = `${p.x}%`;
     this.buttonEl.style.top = `${p.y}%`;
   }

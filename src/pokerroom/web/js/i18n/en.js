@@ -487,4 +487,8 @@ export default {
   "notes.colour.purple": "Purple",
   "notes.colour.grey": "Grey",
   "error.no_note": "You have no note on that player.",
+  // phone (issue 19): the header's menu, the chat behind a button
+  "phone.menu": "Menu",
+  "phone.chat": "Chat",
+  "phone.chatClose": "Close the chat",
 };

@@ -492,4 +492,8 @@ export default {
   "error.bad_query": "Такой список раздач не выдать: проверьте фильтры.",
   "error.bad_note": "Такую заметку не сохранить: не больше 1000 знаков, цвет из палитры, не о себе.",
   "error.no_note": "У вас нет заметки об этом игроке.",
+  // phone (issue 19): the header's menu, the chat behind a button
+  "phone.menu": "Меню",
+  "phone.chat": "Чат",
+  "phone.chatClose": "Закрыть чат",
 };
