@@ -37,7 +37,7 @@ def log_in(p: Player, name: str) -> None:
     p.page.fill("#auth-name", name)
     p.page.fill("#auth-password", PASSWORD)
     p.page.click("#auth-submit")
-    p.page.wait_for_selector(f"#who-name:text-is('{name}')")
+    p.page.wait_for_selector(f"#who-name:text-is('{name}')", state="attached")
 
 
 def shown_ids(p: Player) -> list[int]:

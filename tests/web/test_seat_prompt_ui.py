@@ -57,8 +57,10 @@ def test_a_player_sitting_out_is_told_how_long_his_seat_is_kept(browser: Browser
         tia.register()
         uma.register()
         tia.sit("FL")
-        uma.sit("FL")
+        # sitting out before anyone joins her: no hand can be dealt first (under load the
+        # deal came before the click, and she sat out only from the next hand)
         tia.table("FL").locator("button[data-control=sit-out]").click()
+        uma.sit("FL")
         prompt = tia.table("FL").locator(".seat-prompt")
         expect(prompt).to_contain_text("You are sitting out.")
         expect(prompt).to_contain_text(re.compile(r"Your seat goes after \d+ more orbits"))

@@ -41,7 +41,8 @@ def test_a_full_table_seats_the_first_on_its_waiting_list(waiting_room: Server, 
                                                            tmp_path: Path) -> None:
     base = waiting_room.http
     ann, bob = Player(browser, base, "wann", "en-US"), Player(browser, base, "wbob", "ru-RU")
-    carl, dasha = Player(browser, base, "wcarl", "en-US"), Player(browser, base, "wdasha", "ru-RU")
+    carl = Player(browser, base, "wcarl", "en-US")
+    dasha = Player(browser, base, "wdasha", "ru-RU", phone=True)  # on a phone, by touch
     with checked(ann, bob, carl, dasha):
         for p in (ann, bob, carl, dasha):
             p.register()
@@ -54,16 +55,17 @@ def test_a_full_table_seats_the_first_on_its_waiting_list(waiting_room: Server, 
         wait.click()
         carl.page.locator("#lobby-rows tr[data-table='Duo'] button[data-action=unwait]").wait_for()
         carl.shoot(tmp_path, "waiting-lobby-en.png")
-        # dasha, at the table: the bar says who waits; she joins behind carl
-        dasha.page.click("#lobby-rows tr[data-table='Duo'] button[data-action=watch]")
+        # dasha, at the table on her phone: the bar says who waits; she joins behind carl
+        dasha.press("#lobby-rows tr[data-table='Duo'] button[data-action=watch]")
         bar = dasha.page.locator("#waiting-bar")
         bar.locator(".waiting-list:text-is('Очередь: wcarl')").wait_for()
-        bar.locator("button[data-action=wait]").click()
+        dasha.press(bar.locator("button[data-action=wait]"))
         bar.locator(".waiting-list:text-is('Очередь: wcarl, wdasha')").wait_for()
         assert bar.locator("button[data-action=unwait]").inner_text() == "Выйти из очереди"
+        assert bar.locator("button[data-action=unwait]").bounding_box()["height"] >= 44  # a thumb's target
         dasha.shoot(tmp_path, "waiting-table-ru.png")
-        overflow = dasha.page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
-        assert not overflow
+        wide = dasha.too_wide()
+        assert wide["width"] <= wide["screen"] and not wide["wide"], wide
         # bob leaves: carl, who never opened the table, is prompted and takes the seat
         bob.table("Duo").locator("button[data-control=leave]").click()
         offer = carl.page.locator("#dlg-offer[open]")
