@@ -125,6 +125,9 @@ def _lines(text: str) -> dict[str, Any] | None:
     table = doc
     arrays: dict[str, tuple[Any, ...]] = {}  # arrays of numbers read so far, by text
     numbers: dict[str, Any] = {}  # the numbers in them, by text
+    # short statements read before, by line: (key, value; an array as a tuple, copied into
+    # a new list each time). The stakes, the stacks and the variant repeat from hand to hand
+    seen: dict[str, tuple[str, Any]] = {}
     for line in text.split("\n"):
         if not line:
             continue
@@ -137,6 +140,15 @@ def _lines(text: str) -> dict[str, Any] | None:
                 return None
             table = doc[name] = {}
             continue
+        short = len(line) <= _SHORT
+        if short:
+            known = seen.get(line)
+            if known is not None:
+                key, value = known
+                if key in table:
+                    return None
+                table[key] = list(value) if type(value) is tuple else value
+                continue
         key, sep, text_value = line.partition(" = ")
         if not sep or key in table or not _bare(key):
             return None
@@ -144,7 +156,12 @@ def _lines(text: str) -> dict[str, Any] | None:
         if value is None:
             return None
         table[key] = value
+        if short:
+            seen[line] = (key, tuple(value) if type(value) is list else value)
     return doc
+
+
+_SHORT: Final = 64  # longer lines (actions, players) seldom repeat: not worth a look-up
 
 
 def _line_value(text: str, arrays: dict[str, tuple[Any, ...]], known_numbers: dict[str, Any]) -> Any:
