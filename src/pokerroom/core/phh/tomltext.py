@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 import tomllib
 from typing import Any, Final
 
@@ -102,17 +103,22 @@ def _has_control(text: str) -> bool:
 
 
 _BARE: Final = re.compile(r"[A-Za-z0-9_-]+")
-_KEYS: Final[set[str]] = set()  # bare keys already checked (a few dozen in PHH files)
+_KEYS: Final[dict[str, str]] = {}  # bare keys already checked (a few dozen in PHH files)
 
 
-def _bare(key: str) -> bool:
-    if key in _KEYS:
-        return True
+def _bare(key: str) -> str | None:
+    """``key`` as one interned string if it is a bare key, else None. The tables' keys are
+    then the very strings that the readers of the fields look up (compiled code interns its
+    literals): a look-up compares pointers, not characters."""
+    known = _KEYS.get(key)
+    if known is not None:
+        return known
     if _BARE.fullmatch(key) is None:
-        return False
+        return None
+    known = sys.intern(key)
     if len(_KEYS) < 1024:
-        _KEYS.add(key)
-    return True
+        _KEYS[known] = known
+    return known
 
 
 def _lines(text: str) -> dict[str, Any] | None:
@@ -135,8 +141,8 @@ def _lines(text: str) -> dict[str, Any] | None:
         if first == "#":
             continue
         if first == "[":
-            name = line[1:-1]
-            if line[-1] != "]" or name in doc or not _bare(name):
+            name = _bare(line[1:-1])
+            if line[-1] != "]" or name is None or name in doc:
                 return None
             table = doc[name] = {}
             continue
@@ -144,13 +150,14 @@ def _lines(text: str) -> dict[str, Any] | None:
         if short:
             known = seen.get(line)
             if known is not None:
-                key, value = known
-                if key in table:
+                name, value = known
+                if name in table:
                     return None
-                table[key] = list(value) if type(value) is tuple else value
+                table[name] = list(value) if type(value) is tuple else value
                 continue
-        key, sep, text_value = line.partition(" = ")
-        if not sep or key in table or not _bare(key):
+        written, sep, text_value = line.partition(" = ")
+        key = _bare(written)
+        if not sep or key is None or key in table:
             return None
         value = _line_value(text_value, arrays, numbers)
         if value is None:
