@@ -10,7 +10,8 @@ Two workloads, each timed for both engines in the same process, repeated, median
     TOML and the actions, replay, compare with the recorded ``finishing_stacks``
     (``phh.replay_paths``; PokerKit's ``HandHistory.load_all`` + replay + compare). The
     start-up (imports) is not timed; our cache of parsed action lines is emptied before
-    each run, so each is a cold start.
+    each run, so each is a cold start. The two engines run in turn (ours, PokerKit, ours...),
+    so that a drift of the shared machine's speed meets both alike.
 (b) simulate: six-max no-limit 50/100 hands, stacks 10,000, random legal actions; and
     (c) the same for six-handed seven card stud 10/20, ante 1, bring-in 3, stacks 1,000. Both
     engines follow the same policy from the same ``random.Random(seed)`` (see
@@ -134,6 +135,24 @@ def _time(fn: Callable[[], Any], repeats: int) -> tuple[list[float], Any]:
     return times, out
 
 
+def _time_in_turn(
+    ours: Callable[[], Any], rival: Callable[[], Any], repeats: int
+) -> tuple[list[float], Any, list[float], Any]:
+    """Both timed in turn (ours, rival, ours, rival...): on a shared machine whose speed
+    drifts, the two runs of a pair meet about the same conditions, where two blocks of runs
+    one after the other may not. Each one's times and last result."""
+    t_ours: list[float] = []
+    t_rival: list[float] = []
+    out_ours: Any = None
+    out_rival: Any = None
+    for _ in range(repeats):
+        times, out_ours = _time(ours, 1)
+        t_ours += times
+        times, out_rival = _time(rival, 1)
+        t_rival += times
+    return t_ours, out_ours, t_rival, out_rival
+
+
 def run(
     phh_folder: Path = DEFAULT_PHH,
     sim_hands: int = 1000,
@@ -147,10 +166,14 @@ def run(
     report: dict[str, Any] = {"python": _python(), "core": MODE, "repeats": repeats}
     # first, in a process that holds no loaded hands yet, as a command run afresh: the
     # garbage collector would walk every loaded hand on each pass and slow both sides
-    t_ours, results = _time(lambda: end_to_end_ours(phh_folder), repeats)
-    t_pk, matched = _time(lambda: end_to_end_pokerkit(phh_folder), repeats)
+    t_ours, results, t_pk, matched = _time_in_turn(
+        lambda: end_to_end_ours(phh_folder), lambda: end_to_end_pokerkit(phh_folder), repeats
+    )
     ok = sum(r.ok is not False and r.error is None for r in results)
-    report["end_to_end"] = _figures(len(results), t_ours, t_pk) | {"ok": ok, "pokerkit_matched": matched}
+    report["end_to_end"] = _figures(len(results), t_ours, t_pk) | {
+        "ok": ok, "pokerkit_matched": matched,
+        "pair_ratios": [round(p / o, 1) for o, p in zip(t_ours, t_pk, strict=True)],
+    }
 
     ours_hh = _load_ours(phh_folder)
     pk_hh = pk.load_phh_hands([str(phh_folder)])
@@ -213,4 +236,5 @@ def _print(report: dict[str, Any]) -> None:
           f"same stacks in both engines; core modules {report['core']}")
     e2e = report["end_to_end"]
     print(f"  end to end (read files, parse, replay, compare; start-up excluded): {e2e['ok']} hands ok "
-          f"for pokerroom, {e2e['pokerkit_matched']} on their record for PokerKit")
+          f"for pokerroom, {e2e['pokerkit_matched']} on their record for PokerKit; timed in turn, the "
+          f"pairs' ratios {', '.join(f'{r}x' for r in e2e['pair_ratios'])}")

@@ -14,6 +14,7 @@ from pokerroom.core.cards import Card, format_cards, seeded_deck
 from pokerroom.core.events import Acted, BoardDealt, HoleDealt, Mucked, Posted, Reshuffled, Shown
 from pokerroom.core.hand import Hand
 from pokerroom.core.phh import (
+    Action,
     HandHistory,
     PHHError,
     ReplayError,
@@ -269,6 +270,43 @@ def test_parse_action_fields() -> None:
     assert parse_action("p1 sm -").dash and parse_action("p1 sm").cards is None
     assert parse_action("# a burn card was exposed").verb == ""
     assert parse_action("").verb == ""
+
+
+def test_an_action_is_a_value() -> None:
+    """Equal to an Action of the same fields (a line from the cache of parsed lines or a new
+    parse alike), hashable, and shown with its fields."""
+    for line in ("p1 f", "p3 cbr 225", "d dh p1 AsKs", "d db Qs9c4s", "p2 sm -", "d dh p2 As?? # c"):
+        a, b = parse_action(line), parse_action(line)
+        assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    a = parse_action("p3 cbr 225")
+    assert a == Action("p3 cbr 225", 2, "cbr", amount=225)
+    assert a != Action("p3 cbr 225", 2, "cbr", amount=226) and a != ("p3 cbr 225", 2, "cbr")
+    assert repr(parse_action("d dh p1 AsKs")) == (
+        "Action(text='d dh p1 AsKs', actor=None, verb='dh', target=0, cards=(Card('As'), Card('Ks')), "
+        "amount=None, dash=False, commentary=None)"
+    )
+
+
+def test_cards_read_by_their_codes() -> None:
+    """Hole deals and shown cards in every spelling the quick path takes or leaves."""
+    assert parse_action("d dh p9 2c3d").cards == (Card("2c"), Card("3d"))
+    assert parse_action("d dh p10 AsKd").target == 9
+    assert parse_action("d dh p1 As??").cards == (Card("As"), None)
+    assert parse_action("p1 sm ????").cards == (None, None)
+    assert parse_action("d dh p1 asKD").cards == (Card("As"), Card("Kd"))  # the full parser's
+    assert parse_action("d db Qs9c4s").cards == (Card("Qs"), Card("9c"), Card("4s"))
+    for bad in ("d dh p1 AsK", "d dh p1 Ax2c", "d dh p1 Ás2c", "d db Q?9c4s"):
+        with pytest.raises(PHHError, match="bad action"):
+            parse_action(bad)
+
+
+def test_hole_cards_dealt_are_the_usual_events() -> None:
+    """The engine shares one HoleDealt per player, card and face (events are values): they
+    equal the events made anew."""
+    hh = loads(BASE.replace("actions = []", "actions = ['d dh p1 AsKs', 'd dh p2 7h2c', 'p2 cbr 6', 'p1 f']"))
+    holes = [e for e in replay(hh).events if type(e) is HoleDealt]
+    assert holes and all(e == HoleDealt(e.player, e.card, e.face_up) for e in holes)
+    assert [tuple(e) for e in holes] == [(e.player, e.card, False) for e in holes]
 
 
 def test_load_errors_name_the_file(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,27 @@ def test_arrays_read_line_by_line_are_not_shared() -> None:
     doc = tomltext.loads("a = [0, 0]\nb = [0, 0]\n[1]\na = [0, 0]\n")
     doc["a"].append(1)
     assert doc == {"a": [0, 0, 1], "b": [0, 0], "1": {"a": [0, 0]}}
+
+
+def test_lines_read_before_give_new_arrays_and_still_refuse_a_repeated_key() -> None:
+    """Short lines seen before in the text are not parsed again (the stakes repeat from hand
+    to hand): each table still gets arrays of its own, and a key twice is still tomllib's error."""
+    text = "[1]\nv = 'NT'\na = [0, 0]\np = ['x', 'y']\n[2]\nv = 'NT'\na = [0, 0]\np = ['x', 'y']\n"
+    doc = tomltext._lines(text)
+    assert doc is not None and same(doc, tomllib.loads(text))
+    doc["1"]["a"].append(1)
+    doc["1"]["p"].append("z")
+    assert doc["2"] == {"v": "NT", "a": [0, 0], "p": ["x", "y"]}
+    for twice in ("a = [0, 0]\na = [0, 0]\n", "[1]\nv = 'NT'\nv = 'NT'\n"):
+        assert tomltext._lines(twice) is None
+        with pytest.raises(tomllib.TOMLDecodeError):
+            tomltext.loads(twice)
+
+
+def test_keys_are_interned_so_the_fields_are_found_by_pointer() -> None:
+    doc = tomltext.loads("[1]\nvariant = 'NT'\n")
+    table = doc["1"]
+    assert all(key is sys.intern(key) for key in [*doc, *table])
 
 
 @pytest.mark.parametrize("text", [

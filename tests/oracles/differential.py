@@ -1,13 +1,15 @@
 """What the two differential tests against PokerKit share (tests/core/test_differential.py
 for hold'em, test_differential_stud.py for stud): the mismatch they raise, the loop that
 plays one seeded chunk of random hands and sorts the mismatches by kind, the check of a
-chunk's outcome, and two points where both meet a documented disagreement the same way
-(``odd_chip_pots``, ``nobody_acts_again``). Each test keeps its own hands, its own
-statistics and its own list of documented disagreements."""
+chunk's outcome (``check_chunk`` is the body of each test's chunks), and two points where
+both meet a documented disagreement the same way (``odd_chip_pots``,
+``nobody_acts_again``). Each test keeps its own hands, its own statistics and its own list
+of documented disagreements."""
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -46,6 +48,17 @@ def play_chunk(
         except Mismatch as exc:
             failures.setdefault(exc.kind, []).append(f"seed {seed} hand {k}: {exc}")
     return stats, failures
+
+
+def check_chunk(
+    play: Callable[[int, int], tuple[ChunkStats, Failures]], seed: int, hands: int, min_compared: float
+) -> None:
+    """Play chunk ``seed`` of ``hands`` hands, print its statistics and time, and check it
+    (``assert_chunk``): the body of each test's parametrized chunk."""
+    start = time.perf_counter()
+    stats, failures = play(seed, hands)
+    print(f"chunk {seed}: {stats} in {time.perf_counter() - start:.2f} s")
+    assert_chunk(stats, failures, hands, min_compared)
 
 
 def assert_chunk(stats: ChunkStats, failures: Failures, hands: int, min_compared: float) -> None:

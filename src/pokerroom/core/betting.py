@@ -69,7 +69,10 @@ class Betting(Showdown):
         how = street.opener
         if how == BLINDS:
             self._round_opener = start = 0
-            top = max(self.bets)
+            top = 0
+            for b in self.bets:  # max(self.bets), without a call of the builtin
+                if b > top:
+                    top = b
             if top:
                 # D3: the call is the full big blind even when the big blind is short; D10: the
                 # full straddle, a raise is to twice it, the straddler acts last (his option).

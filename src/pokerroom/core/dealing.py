@@ -11,9 +11,9 @@ is short, one community card is dealt face up for everyone.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Final, cast
 
-from pokerroom.core.cards import Card, check_deck
+from pokerroom.core.cards import FULL_DECK, Card, check_deck
 from pokerroom.core.events import BoardDealt, Event, HoleDealt, Reshuffled
 from pokerroom.core.structures import Game, GameError
 from pokerroom.core.variants import Street
@@ -22,6 +22,13 @@ from pokerroom.core.variants import Street
 # build them with tuple.__new__ directly, fields in declaration order (a test checks that
 # every event has exactly its fields).
 _NEW = tuple.__new__
+
+# Every HoleDealt of the first ten players made once, shared by every hand (an event is an
+# immutable value): a hand deals a dozen or more, and making one is a Python-level call.
+_DEALT_SEATS: Final = 10
+_DEALT: Final[tuple[HoleDealt, ...]] = tuple(
+    _NEW(HoleDealt, (p, card, up)) for p in range(_DEALT_SEATS) for card in FULL_DECK for up in (False, True)
+)
 
 
 class Dealing:
@@ -74,7 +81,10 @@ class Dealing:
                 holes[p].append(card)
                 if marks_up:
                     face_up[p].append(up)
-                ev.append(_NEW(HoleDealt, (p, card, up)))
+                if p < _DEALT_SEATS:
+                    ev.append(_DEALT[2 * (p * 52 + card) + up])
+                else:
+                    ev.append(_NEW(HoleDealt, (p, card, up)))
         if s.board:
             cards = stock[pos : pos + s.board]
             pos += s.board

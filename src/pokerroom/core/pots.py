@@ -21,6 +21,9 @@ class Pot(NamedTuple):
     eligible: tuple[int, ...]
 
 
+_NEW = tuple.__new__  # a Pot made at C speed (the named tuple's constructor is Python code)
+
+
 def uncalled(bets: Sequence[int]) -> tuple[int, int]:
     """(player, amount) of the part of the highest bet that nobody matched, or (-1, 0)."""
     top = -1
@@ -66,17 +69,17 @@ def build_pots(
         if not pots:
             amount += dead
         if amount > 0 or not pots:
-            pots.append(Pot(amount, eligible))
+            pots.append(_NEW(Pot, (amount, eligible)))
         previous = level
     # chips of folded players above the top live level cannot stay unclaimed
     extra = sum(c - top for c in contributions if c > top)
     if extra:
-        pots[-1] = Pot(pots[-1].amount + extra, pots[-1].eligible)
+        pots[-1] = _NEW(Pot, (pots[-1].amount + extra, pots[-1].eligible))
     if dead_antes is not None and any(dead_antes):
         for pot in _ante_pots(contributions, dead_antes, live, all_in):
             same = next((k for k, p in enumerate(pots) if p.eligible == pot.eligible), -1)
             if same >= 0:
-                pots[same] = Pot(pots[same].amount + pot.amount, pot.eligible)
+                pots[same] = _NEW(Pot, (pots[same].amount + pot.amount, pot.eligible))
             else:
                 pots.append(pot)
     return pots
@@ -94,7 +97,7 @@ def _ante_pots(
         amount = sum(min(a, level) - min(a, previous) for a in antes)
         eligible = tuple(i for i in live if i not in short or antes[i] >= level)
         if amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(_NEW(Pot, (amount, eligible)))
         previous = level
     return pots
 

@@ -154,7 +154,6 @@ class Showdown(Dealing):
         self.collected = [0] * self.n
         self.dead = 0
         self.dead_antes = [0] * self.n
-        self.events.append(HandEnded(
-            tuple(self.stacks),
-            tuple(s - s0 for s, s0 in zip(self.stacks, self.starting_stacks, strict=True)),
-        ))
+        stacks, start = self.stacks, self.starting_stacks
+        net = tuple([stacks[p] - start[p] for p in range(self.n)])
+        self.events.append(_NEW(HandEnded, (tuple(stacks), net)))

@@ -24,6 +24,8 @@ _VARIANT_FIELDS: Final = {  # required besides variant, antes, starting_stacks a
     **dict.fromkeys(("FT", "FO/8", "F2L3D", "FB"), ("blinds_or_straddles", "small_bet", "big_bet")),
     **dict.fromkeys(("F7S", "F7S/8", "FR"), ("bring_in", "small_bet", "big_bet")),
 }
+_ALWAYS_REQUIRED: Final = ("variant", "antes", "starting_stacks", "actions")
+_REQUIRED: Final = {variant: (*_ALWAYS_REQUIRED, *fields) for variant, fields in _VARIANT_FIELDS.items()}
 _S: Final = "a string"
 _N: Final = "a non-negative number"
 _BOOL: Final = "true or false"
@@ -133,11 +135,11 @@ def _non_negative(v: object) -> Chips:
 
 def _from_table(table: dict[str, Any]) -> HandHistory:
     """The hand of a TOML table, checked, with its action lines parsed (for its replay)."""
-    variant = table.get("variant")
-    required = ("variant", "antes", "starting_stacks", "actions", *_VARIANT_FIELDS.get(str(variant), ()))
-    missing = [k for k in required if k not in table]
-    if missing:
-        raise PHHError(f"missing required field(s): {', '.join(missing)}")
+    required = _REQUIRED.get(str(table.get("variant")), _ALWAYS_REQUIRED)
+    for k in required:
+        if k not in table:
+            missing = [k for k in required if k not in table]
+            raise PHHError(f"missing required field(s): {', '.join(missing)}")
     values: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     for key, v in table.items():

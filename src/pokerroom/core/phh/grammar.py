@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from typing import Any, Final, NamedTuple
+from typing import Final
 
-from pokerroom.core.cards import FULL_DECK, Card, CardError
+from pokerroom.core.cards import FULL_DECK, RANKS, SUITS, Card, CardError
 
 Chips = int | float  # float only for a fraction of a chip (or 'inf')
 
@@ -35,67 +35,98 @@ class ReplayError(PHHError):
 
 
 
-class Action(NamedTuple):
+class Action:
     """A parsed action line. ``actor``/``target`` are 0-based players (None: the dealer);
     ``verb`` is '' for a no-op; ``cards`` is None when the line names no cards (``sm``
-    alone is a muck) and holds None for an unknown card '??'."""
+    alone is a muck) and holds None for an unknown card '??'; ``dash``: 'pN sm -' (show
+    the cards dealt before).
 
-    text: str
-    actor: int | None
-    verb: str
-    target: int | None = None
-    cards: tuple[Card | None, ...] | None = None
-    amount: Chips | None = None
-    dash: bool = False  # 'pN sm -': show the cards dealt before
-    commentary: str | None = None
+    A value: equal to another Action with the same fields, and never changed once made
+    (one is shared by every hand that has the line). A class rather than a named tuple so
+    that, compiled, making one and reading its fields are native operations: a replay
+    makes one per hole deal and reads them at every step (a named tuple is made by a
+    Python-level call, about a tenth of a replay's hole deals alone)."""
+
+    def __init__(
+        self, text: str, actor: int | None, verb: str, target: int | None = None,
+        cards: tuple[Card | None, ...] | None = None, amount: Chips | None = None, dash: bool = False,
+        commentary: str | None = None,
+    ) -> None:
+        self.text = text
+        self.actor = actor
+        self.verb = verb
+        self.target = target
+        self.cards = cards
+        self.amount = amount
+        self.dash = dash
+        self.commentary = commentary
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.text, self.actor, self.verb, self.target, self.cards, self.amount, self.dash,
+                self.commentary)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Action(text={self.text!r}, actor={self.actor!r}, verb={self.verb!r}, "
+                f"target={self.target!r}, cards={self.cards!r}, amount={self.amount!r}, dash={self.dash!r}, "
+                f"commentary={self.commentary!r})")
 
 
 _ACTORS: Final[dict[str, int]] = {f"p{i}": i - 1 for i in range(1, 100)}
-_CARD_TEXT: Final[dict[str, Card | None]] = {str(c): c for c in FULL_DECK} | {"??": None}
+# A card's text read by its two character codes, without a slice or a look-up by string:
+# rank * 4 + suit is the card's number; the big negative marks a character that is not one
+_NOT: Final = -1000
+_RANK_AT: Final[list[int]] = [RANKS.find(chr(c)) * 4 if chr(c) in RANKS else _NOT for c in range(128)]
+_SUIT_AT: Final[list[int]] = [SUITS.find(chr(c)) if chr(c) in SUITS else _NOT for c in range(128)]
+_UNKNOWN: Final = 52  # '??'
+_CARD_OR_UNKNOWN: Final[tuple[Card | None, ...]] = (*FULL_DECK, None)
+
+
+def _code(text: str, k: int) -> int:
+    """The card written at ``text[k:k + 2]`` ('As'): its number 0..51, 52 for '??', -1 for
+    anything else (``text`` holds at least k + 2 characters)."""
+    a, b = ord(text[k]), ord(text[k + 1])
+    if a < 128 and b < 128:
+        code = _RANK_AT[a] + _SUIT_AT[b]
+        if code >= 0:
+            return code
+        if a == 63 and b == 63:  # '??'
+            return _UNKNOWN
+    return -1
 
 
 def _quick_cards(word: str) -> tuple[Card | None, ...] | None:
     """Cards written the usual way ('AsKd', '??'), or None to leave it to the full parser."""
     size = len(word)
-    text = _CARD_TEXT  # _CARD_TEXT.get(...), not a bound get: compiled, a native dict look-up
-    if size == 4:  # the common cases first, without a loop
-        pair = _PAIRS.get(word)
-        if pair is not None:
-            return pair
-        cards: tuple[Card | None, ...] = (text.get(word[:2], _NOT_A_CARD), text.get(word[2:], _NOT_A_CARD))
-    elif size == 2:
-        cards = (text.get(word, _NOT_A_CARD),)
-    elif size % 2:
+    if size == 4:  # the common case first, without a loop
+        a, b = _code(word, 0), _code(word, 2)
+        return None if a < 0 or b < 0 else (_CARD_OR_UNKNOWN[a], _CARD_OR_UNKNOWN[b])
+    if size % 2:
         return None
-    else:
-        cards = tuple([text.get(word[k:k + 2], _NOT_A_CARD) for k in range(0, size, 2)])
-    return None if _NOT_A_CARD in cards else cards
-
-
-_NOT_A_CARD: Final[Any] = object()
-# every two known cards as written in hole deals ('AsKd'): one look-up instead of two
-_PAIRS: Final[dict[str, tuple[Card | None, ...]]] = {
-    str(a) + str(b): (a, b) for a in FULL_DECK for b in FULL_DECK if a != b
-}
-_NEW: Final = tuple.__new__
-
-
-def _action(
-    text: str, actor: int | None, verb: str, target: int | None = None,
-    cards: tuple[Card | None, ...] | None = None, amount: int | None = None,
-) -> Action:
-    """An Action made at C speed (the named tuple's own constructor is Python code)."""
-    return _NEW(Action, (text, actor, verb, target, cards, amount, False, None))
+    cards: list[Card | None] = []
+    for k in range(0, size, 2):
+        code = _code(word, k)
+        if code < 0:
+            return None
+        cards.append(_CARD_OR_UNKNOWN[code])
+    return tuple(cards)
 
 
 def _hole_deal(text: str) -> Action | None:
-    """'d dh p1 AsKs' (two known cards to one of p1..p9) parsed by slicing; None for any
-    other line."""
+    """'d dh p1 AsKs' (two known cards to one of p1..p9) parsed by character codes; None
+    for any other line."""
     if len(text) == 12 and text.startswith("d dh p") and text[7] == " ":
         digit = ord(text[6]) - 49  # p1 .. p9: player 0 .. 8
-        pair = _PAIRS.get(text[8:])
-        if 0 <= digit <= 8 and pair is not None:
-            return _action(text, None, "dh", digit, pair)
+        a, b = _code(text, 8), _code(text, 10)
+        if 0 <= digit <= 8 and 0 <= a < _UNKNOWN and 0 <= b < _UNKNOWN and a != b:
+            return Action(text, None, "dh", digit, (FULL_DECK[a], FULL_DECK[b]))
     return None
 
 
@@ -107,22 +138,22 @@ def _quick_action(text: str) -> Action | None:
         if words[0] == "d" and words[1] == "dh":
             target, cards = _ACTORS.get(words[2]), _quick_cards(words[3])
             if target is not None and cards is not None:
-                return _action(text, None, "dh", target, cards)
+                return Action(text, None, "dh", target, cards)
     elif count == 3:
         first, verb, arg = words
         if first == "d":
             if verb == "db":
                 cards = _quick_cards(arg)
-                return None if cards is None else _action(text, None, verb, None, cards)
+                return None if cards is None else Action(text, None, verb, None, cards)
             return None
         p = _ACTORS.get(first)
         if p is None:
             return None
         if verb == "cbr" and arg.isascii() and arg.isdigit() and arg[0] != "0":
-            return _action(text, p, verb, amount=int(arg))
+            return Action(text, p, verb, amount=int(arg))
         if verb == "sm" and arg != "-":
             cards = _quick_cards(arg)
-            return None if cards is None else _action(text, p, verb, cards=cards)
+            return None if cards is None else Action(text, p, verb, cards=cards)
     return None
 
 
@@ -131,7 +162,7 @@ def _quick_action(text: str) -> Action | None:
 # The most frequent lines ('p3 f', 'p1 cc') are there from the start;
 # the rest are added until the cache is full (about 10 MB), then it stays as it is.
 _COMMON: Final[dict[str, Action]] = {
-    f"p{i} {verb}": _action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")
+    f"p{i} {verb}": Action(f"p{i} {verb}", i - 1, verb) for i in range(1, 100) for verb in ("f", "cc")
 }
 _PARSED: Final[dict[str, Action]] = dict(_COMMON)
 _PARSED_MAX: Final = 1 << 16

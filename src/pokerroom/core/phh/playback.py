@@ -46,22 +46,28 @@ def game_of(hh: HandHistory) -> Game:
     if structure is None:
         name = VARIANT_NAMES.get(hh.variant, "a variant code we do not know")
         raise UnsupportedError(f"unsupported variant {hh.variant!r} ({name})")
+    fixed = structure is Structure.FIXED_LIMIT
     blinds: list[int] = hh.blinds_or_straddles or []  # type: ignore[assignment]
     antes: list[int] = hh.antes  # type: ignore[assignment]
-    for name, values in (("blinds_or_straddles", blinds), ("starting_stacks", hh.starting_stacks),
-                         ("antes", antes)):
-        if not _whole_numbers(values):
+    if not (_whole_numbers(blinds) and _whole_numbers(hh.starting_stacks) and _whole_numbers(antes)):
+        for name, values in (("blinds_or_straddles", blinds), ("starting_stacks", hh.starting_stacks),
+                             ("antes", antes)):
             for v in values:
                 _whole(name, v)
-    # D10: one straddle, twice the big blind, by the player after the big blind (p3)
-    straddle = len(blinds) > 2 and blinds[1] > 0 and blinds[2] == 2 * blinds[1] and not structure.fixed
-    if any(blinds[3:] if straddle else blinds[2:]):
-        raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds}): only a third entry "
-                               "of twice the big blind in no limit or pot limit")
-    ante = antes[0] if antes and all(a == antes[0] for a in antes) else 0  # antes alike, or none
     if len(blinds) < 2:
         raise PHHError(f"blinds_or_straddles needs at least two entries, got {blinds}")
-    if structure.fixed:
+    # D10: one straddle, twice the big blind, by the player after the big blind (p3)
+    straddle = len(blinds) > 2 and blinds[1] > 0 and blinds[2] == 2 * blinds[1] and not fixed
+    for k in range(3 if straddle else 2, len(blinds)):
+        if blinds[k]:
+            raise UnsupportedError(f"unsupported: straddles (blinds_or_straddles {blinds}): only a third "
+                                   "entry of twice the big blind in no limit or pot limit")
+    ante = antes[0] if antes else 0  # antes alike, or none
+    for a in antes:
+        if a != ante:
+            ante = 0
+            break
+    if fixed:
         sizes = (_whole("small_bet", hh.small_bet), _whole("big_bet", hh.big_bet), 0)
     else:
         sizes = (0, 0, _whole("min_bet", hh.min_bet))

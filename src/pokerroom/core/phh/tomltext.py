@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 import tomllib
 from typing import Any, Final
 
@@ -102,17 +103,22 @@ def _has_control(text: str) -> bool:
 
 
 _BARE: Final = re.compile(r"[A-Za-z0-9_-]+")
-_KEYS: Final[set[str]] = set()  # bare keys already checked (a few dozen in PHH files)
+_KEYS: Final[dict[str, str]] = {}  # bare keys already checked (a few dozen in PHH files)
 
 
-def _bare(key: str) -> bool:
-    if key in _KEYS:
-        return True
+def _bare(key: str) -> str | None:
+    """``key`` as one interned string if it is a bare key, else None. The tables' keys are
+    then the very strings that the readers of the fields look up (compiled code interns its
+    literals): a look-up compares pointers, not characters."""
+    known = _KEYS.get(key)
+    if known is not None:
+        return known
     if _BARE.fullmatch(key) is None:
-        return False
+        return None
+    known = sys.intern(key)
     if len(_KEYS) < 1024:
-        _KEYS.add(key)
-    return True
+        _KEYS[known] = known
+    return known
 
 
 def _lines(text: str) -> dict[str, Any] | None:
@@ -125,6 +131,9 @@ def _lines(text: str) -> dict[str, Any] | None:
     table = doc
     arrays: dict[str, tuple[Any, ...]] = {}  # arrays of numbers read so far, by text
     numbers: dict[str, Any] = {}  # the numbers in them, by text
+    # short statements read before, by line: (key, value; an array as a tuple, copied into
+    # a new list each time). The stakes, the stacks and the variant repeat from hand to hand
+    seen: dict[str, tuple[str, Any]] = {}
     for line in text.split("\n"):
         if not line:
             continue
@@ -132,19 +141,34 @@ def _lines(text: str) -> dict[str, Any] | None:
         if first == "#":
             continue
         if first == "[":
-            name = line[1:-1]
-            if line[-1] != "]" or name in doc or not _bare(name):
+            name = _bare(line[1:-1])
+            if line[-1] != "]" or name is None or name in doc:
                 return None
             table = doc[name] = {}
             continue
-        key, sep, text_value = line.partition(" = ")
-        if not sep or key in table or not _bare(key):
+        short = len(line) <= _SHORT
+        if short:
+            known = seen.get(line)
+            if known is not None:
+                name, value = known
+                if name in table:
+                    return None
+                table[name] = list(value) if type(value) is tuple else value
+                continue
+        written, sep, text_value = line.partition(" = ")
+        key = _bare(written)
+        if not sep or key is None or key in table:
             return None
         value = _line_value(text_value, arrays, numbers)
         if value is None:
             return None
         table[key] = value
+        if short:
+            seen[line] = (key, tuple(value) if type(value) is list else value)
     return doc
+
+
+_SHORT: Final = 64  # longer lines (actions, players) seldom repeat: not worth a look-up
 
 
 def _line_value(text: str, arrays: dict[str, tuple[Any, ...]], known_numbers: dict[str, Any]) -> Any:
