@@ -114,8 +114,7 @@ def test_two_tables_tiled(browser: Browser, room: Server, tmp_path: Path) -> Non
         other = next(name for name in TABLES if name != urgent)
         expect(ann.table(urgent)).to_have_class(NEEDS_YOU)
         expect(ann.table(other)).not_to_have_class(NEEDS_YOU)
-        if urgent == TABLES[0]:
-            ann.shoot(tmp_path, "tiles-en.png")
+        ann.shoot(tmp_path, "tiles-en.png")
 
         # she last chose the other table (a click in it): the key still acts where she must
         ann.table(other).locator(".table-name").click()
@@ -135,8 +134,21 @@ def test_two_tables_tiled(browser: Browser, room: Server, tmp_path: Path) -> Non
         # boris (Russian) sees his two tables too; a screenshot of each language
         boris.page.wait_for_timeout(300)
         boris.shoot(tmp_path, "tiles-ru.png")
-        if not (tmp_path / "tiles-en.png").exists():
-            ann.shoot(tmp_path, "tiles-en.png")
+
+        # the log and chat of a tile: behind its Chat button, a column of the tile beside the table
+        side = ann.table(other).locator(".side")
+        expect(side).to_be_hidden()
+        ann.table(other).locator("button[data-control=chat]").click()
+        expect(side).to_be_visible()
+        panel = side.bounding_box()
+        tile = boxes(ann)[other]
+        assert panel is not None, side
+        assert tile["x"] <= panel["x"] and panel["x"] + panel["width"] <= tile["right"] + 0.5, (panel, tile)
+        main = ann.table(other).locator(".table-main").bounding_box()
+        assert main is not None and main["x"] + main["width"] <= panel["x"] + 0.5, (main, panel)
+        ann.shoot(tmp_path, "tiles-chat-en.png", publish=False)
+        side.locator(".side-close").click()
+        expect(side).to_be_hidden()
 
         # a narrower window: one table again, behind tabs, and no switch
         ann.page.set_viewport_size(NARROW)
