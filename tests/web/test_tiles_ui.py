@@ -2,19 +2,23 @@
 tables are on screen at once, side by side, each drawn whole with the player seated at
 it; the table where it is his turn first is ringed and takes the keyboard, even when he
 last clicked in the other; a 1280 px window falls back to tabs; "Tabs / Tile" in the
-header switches, and the choice outlives a reload.
+header switches, and the choice outlives a reload. With seven tables (three rows, two on
+screen) the tile chosen from a tab, and the one that needs the player, scroll into view.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.server.helpers import Server
+from tests.rooms import NO_BANK, SIX, room, table
+from tests.server.helpers import Server, serving
 from tests.web.helpers import Player, checked
 
 WIDE: ViewportSize = {"width": 1920, "height": 1080}
@@ -28,6 +32,25 @@ TURNS = """() => Object.fromEntries([...pokerroom.room.tables].map(([name, ts]) 
   const mine = Boolean(v && v.legal && v.seat !== null && v.seat !== undefined && v.actor === v.seat);
   return [name, [mine, v ? v.deadline : null, v ? v.hand_number : null, v ? v.actor : null]];
 }))"""
+
+
+@pytest.fixture(scope="module")
+def seven(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A room of seven six-seat tables, T1...T7: more than two rows of tiles."""
+    path = tmp_path_factory.mktemp("seven")
+    server = Server(path, (f"sqlite:///{path / 'room.db'}", None), action_time=30)
+    clock = {"action_time": 30, **NO_BANK}
+    tables = [table(f"T{k}", **SIX, **clock) for k in range(1, 8)]
+    server.config.write_text(room(*tables, starting_balance=10000, daily_topup=2000, pause=2.0))
+    yield from serving(server)
+
+
+# Whether a tile is wholly inside the scrolled grid's visible part.
+IN_VIEW = """(name) => {
+  const grid = document.querySelector('#view-table').getBoundingClientRect();
+  const r = document.querySelector(`.table-screen[data-table="${name}"]`).getBoundingClientRect();
+  return r.top >= grid.top - 1 && r.bottom <= grid.bottom + 1;
+}"""
 
 
 def boxes(p: Player) -> dict[str, dict[str, float]]:
@@ -186,3 +209,38 @@ def test_two_tables_tiled(browser: Browser, room: Server, tmp_path: Path) -> Non
                 assert apart(a, b), box
         assert box["FL"]["y"] == box["NL"]["y"] < box["Stud"]["y"], box
         ann.shoot(tmp_path, "tiles-2x2-en.png")
+
+
+def test_the_table_that_needs_you_is_scrolled_into_view(browser: Browser, seven: Server) -> None:
+    ann = Player(browser, seven.http, "ann", "en-US")
+    boris = Player(browser, seven.http, "boris", "en-US")
+    with checked(ann, boris):
+        ann.page.set_viewport_size(WIDE)
+        for p in (ann, boris):
+            p.register()
+        for k in range(1, 7):  # six tables watched
+            ann.page.click("#table-tabs a[href='#/lobby']")
+            ann.page.click(f"#lobby-rows tr[data-table='T{k}'] button[data-action=watch]")
+            expect(ann.table(f"T{k}")).to_be_visible()
+        ann.page.click("#table-tabs a[href='#/lobby']")
+        ann.sit("T7")  # the seventh, in the third row: brought into view as it is chosen
+        expect(ann.page.locator("#view-table > .table-screen")).to_have_count(7)
+        ann.page.wait_for_function(IN_VIEW, arg="T7")
+
+        # back to the first table (its tab): the seventh scrolls out of view
+        ann.page.click("#table-tabs a[data-table='T1']")
+        ann.page.wait_for_function(f"(name) => !({IN_VIEW})(name)", arg="T7")
+        ann.page.wait_for_function(IN_VIEW, arg="T1")
+
+        # boris sits down with her: when it is her turn there, the seventh comes into view
+        boris.sit("T7")
+        deadline = time.monotonic() + 60
+        while not ann.page.evaluate(TURNS)["T7"][0]:
+            assert time.monotonic() < deadline, "it never came to ann's turn"
+            verbs = boris.verbs("T7")
+            if verbs:
+                boris.click_verb("T7", "check" if "check" in verbs else "call")
+            ann.page.wait_for_timeout(200)
+        expect(ann.table("T7")).to_have_class(NEEDS_YOU)
+        ann.page.wait_for_function(IN_VIEW, arg="T7")
+        assert ann.page.evaluate("location.hash") == "#/table/T1"  # still her choice; the keys act at T7

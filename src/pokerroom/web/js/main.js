@@ -94,6 +94,7 @@ function showTable(name) {
     layTiles(holder, views, active, urgent);
     showView("table");
     for (const v of views) v.update();
+    reveal(holder, view); // chosen from a tab: its tile comes into view
   } else {
     untile(holder);
     urgent = null;
