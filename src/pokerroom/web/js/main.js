@@ -13,6 +13,7 @@ import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
 import "./stats.js"; // issue 19: the Statistics page and the seats' statistics cards
 import { TableView } from "./table.js";
+import { WIDE, firstNeed, layTiles, mark, reveal, setTileChoice, tileChoice, tiling, untile } from "./tiles.js";
 import { showError, toast } from "./toast.js";
 import { Waiting } from "./waiting.js";
 import { Socket } from "./ws.js";
@@ -23,7 +24,8 @@ const tableViews = new Map();
 const pendingSit = new Set(); // tables opened with "Play": pick a free seat when the view comes
 const alerted = new Map(); // table -> the deadline we alerted for
 let guest = sessionStorage.getItem("pokerroom.guest") === "1";
-let active = null; // the table on screen
+let active = null; // the table on screen (tiled: the one last chosen)
+let urgent = null; // tiled: the table that needs the player first (tiles.js)
 
 // ------------------------------------------------------------------ routing
 
@@ -67,23 +69,78 @@ function render() {
   lobby.render();
 }
 
-function showTable(name) {
-  room.open(name);
-  persistOpen();
+function tableView(name) {
   let view = tableViews.get(name);
   if (!view) {
     view = new TableView(room, name, tableHooks(name));
     tableViews.set(name, view);
   }
+  return view;
+}
+
+let showing = false; // in showTable: its room.open sends "tables", which must not lay out again
+function showTable(name) {
+  showing = true;
+  room.open(name);
+  showing = false;
+  persistOpen();
+  const view = tableView(name);
   const holder = $("#view-table");
-  for (const child of [...holder.children]) if (child !== view.el) child.remove();
-  if (!view.el.isConnected) holder.append(view.el);
   active = name;
-  showView("table");
+  if (tiling(room.tables.size)) {
+    // every open table in a tile (tiles.js), in the order of the tabs
+    const views = [...room.tables.keys()].map(tableView);
+    urgent = firstNeed(room);
+    layTiles(holder, views, active, urgent);
+    showView("table");
+    for (const v of views) v.update();
+    reveal(holder, view); // chosen from a tab: its tile comes into view
+  } else {
+    untile(holder);
+    urgent = null;
+    for (const child of [...holder.children]) if (child !== view.el) child.remove();
+    if (!view.el.isConnected) holder.append(view.el);
+    showView("table");
+    view.update();
+  }
   setBaseTitle(`${name} · pokerroom`);
-  view.update();
   updateTabs();
 }
+
+/** The tables on screen: every open one when tiled, else the active one. */
+function visibleTables() {
+  if (!active) return [];
+  return $("#view-table").classList.contains("tiled") ? [...room.tables.keys()] : [active];
+}
+
+/** The table the keyboard acts at: tiled, the one that needs the player first, else the
+ *  one on screen (or last chosen). */
+function keyTable() {
+  return (visibleTables().length > 1 && urgent) || active;
+}
+
+/** Tiled: mark again the table that needs the player first, and bring it into view. */
+function markTiles() {
+  const holder = $("#view-table");
+  if (!active || !holder.classList.contains("tiled")) return;
+  const before = urgent;
+  urgent = firstNeed(room);
+  const views = visibleTables().map((n) => tableViews.get(n)).filter(Boolean);
+  mark(views, active, urgent);
+  if (urgent && urgent !== before) reveal(holder, tableViews.get(urgent));
+}
+
+/** A click in a tile chooses its table (the URL follows, with no new drawing). */
+$("#view-table").addEventListener("pointerdown", (e) => {
+  const screen = e.target instanceof Element ? e.target.closest(".table-screen") : null;
+  const name = screen?.dataset.table;
+  if (!name || name === active || !$("#view-table").classList.contains("tiled")) return;
+  active = name;
+  history.replaceState(null, "", `#/table/${encodeURIComponent(name)}`);
+  setBaseTitle(`${name} · pokerroom`);
+  markTiles();
+  updateTabs();
+});
 
 function persistOpen() {
   sessionStorage.setItem("pokerroom.open", JSON.stringify([...room.tables.keys()]));
@@ -239,7 +296,9 @@ function closeTable(name) {
   tableViews.get(name)?.el.remove();
   tableViews.delete(name);
   persistOpen();
-  if (active === name) go("#/lobby");
+  const next = [...room.tables.keys()][0];
+  if (active === name) go(next && tiling(room.tables.size + 1) ? `#/table/${encodeURIComponent(next)}` : "#/lobby");
+  else if (active) showTable(active); // tiled: the tiles close up
   else updateTabs();
 }
 
@@ -272,9 +331,9 @@ function redraw(name) {
   frame = requestAnimationFrame(() => {
     frame = null;
     const all = dirty.has("*");
-    const mine = active && dirty.has(active);
+    for (const name of visibleTables()) if (all || dirty.has(name)) tableViews.get(name)?.update();
     dirty.clear();
-    if (all || mine) tableViews.get(active)?.update();
+    markTiles();
     updateTabs();
   });
 }
@@ -298,11 +357,15 @@ room.on("table", ({ table }) => {
   offerSeat(table);
 });
 room.on("event", ({ table }) => redraw(table));
-room.on("tables", () => updateTabs());
+room.on("tables", () => {
+  // tiled, a table opened by itself (a seat after a reload) gets its tile
+  if (active && !showing && tiling(room.tables.size) && $("#view-table").childElementCount !== room.tables.size) showTable(active);
+  else updateTabs();
+});
 room.on("turn", ({ table, deadline }) => {
   if (alerted.get(table) === deadline) return;
   alerted.set(table, deadline);
-  yourTurn(table, document.hidden || !document.hasFocus() || table !== active);
+  yourTurn(table, document.hidden || !document.hasFocus() || !visibleTables().includes(table));
   redraw(table);
 });
 room.on("error", (m) => showError(m));
@@ -334,17 +397,19 @@ document.addEventListener("visibilitychange", () => {
 });
 document.addEventListener("pointerdown", stopFlash);
 
-// keyboard shortcuts: the table on screen takes them, unless the player is typing
+// keyboard shortcuts: the table on screen takes them (tiled: the one that needs the
+// player first, else the one last chosen), unless the player is typing
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const target = e.target;
-  if (target instanceof HTMLElement && target.closest("input, textarea, select, [contenteditable]")) return;
+  const typing = e.target;
+  if (typing instanceof HTMLElement && typing.closest("input, textarea, select, [contenteditable]")) return;
   if (document.querySelector("dialog[open]")) return;
-  if (!active) return;
-  const view = tableViews.get(active);
+  const target = keyTable();
+  if (!target) return;
+  const view = tableViews.get(target);
   if (!view) return;
   if (e.key.toLowerCase() === "h") {
-    hands.open("previous", active);
+    hands.open("previous", target);
     e.preventDefault();
     return;
   }
@@ -355,7 +420,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 setInterval(() => {
-  if (active) tableViews.get(active)?.tick();
+  for (const name of visibleTables()) tableViews.get(name)?.tick();
 }, 200);
 
 // the header's menu (a phone folds Settings, EN/RU, Log out... into it): a tap on the
@@ -397,7 +462,18 @@ $("#set-sound").addEventListener("change", (e) => setPref("sound", e.target.chec
 $("#set-flash").addEventListener("change", (e) => setPref("flash", e.target.checked));
 onPref((name, value) => {
   if (name === "fourColor") document.body.classList.toggle("four-color", value);
+  if (name === "layout") relayout();
 });
+
+// "Tabs / Tile" in the header (tiles.js): shown on a window wide enough to tile (css)
+function relayout() {
+  for (const b of document.querySelectorAll(".layout-switch button")) {
+    b.setAttribute("aria-pressed", String(b.dataset.layout === tileChoice()));
+  }
+  if (route().view === "table" && (room.identified || room.player)) render();
+}
+for (const b of document.querySelectorAll(".layout-switch button")) b.addEventListener("click", () => setTileChoice(b.dataset.layout));
+WIDE.addEventListener("change", relayout);
 document.body.classList.toggle("four-color", pref("fourColor"));
 
 onLanguage(() => {
@@ -412,6 +488,7 @@ onLanguage(() => {
 // start
 applyStatic(document);
 updateHeader();
+relayout();
 try {
   for (const name of JSON.parse(sessionStorage.getItem("pokerroom.open") || "[]")) room.open(name);
 } catch {

@@ -491,4 +491,10 @@ export default {
   "phone.menu": "Menu",
   "phone.chat": "Chat",
   "phone.chatClose": "Close the chat",
+  // tiled tables (issue 19, item 7: tiles.js): the header's switch
+  "tiles.switch": "Tables on screen",
+  "tiles.tabs": "Tabs",
+  "tiles.tile": "Tile",
+  "tiles.tabsHint": "One table on screen, the others behind tabs",
+  "tiles.tileHint": "Every open table on screen at once, side by side",
 };

@@ -496,4 +496,10 @@ export default {
   "phone.menu": "Меню",
   "phone.chat": "Чат",
   "phone.chatClose": "Закрыть чат",
+  // tiled tables (issue 19, item 7: tiles.js): the header's switch
+  "tiles.switch": "Столы на экране",
+  "tiles.tabs": "Вкладки",
+  "tiles.tile": "Плитка",
+  "tiles.tabsHint": "На экране один стол, остальные на вкладках",
+  "tiles.tileHint": "Все открытые столы на экране сразу, рядом друг с другом",
 };
