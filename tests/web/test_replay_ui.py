@@ -56,9 +56,13 @@ def test_replaying_a_hand_to_its_end_draws_the_cards_of_its_history(
     ada = Player(browser, room.http, "ada", "en-US")
     ada.page.set_viewport_size({"width": 1366, "height": 768})
     boris = Player(browser, room.http, "boris", "ru-RU", phone=True)
-    with checked(ada, boris):
+    cleo = Player(browser, room.http, "cleo", "en-US")  # watches the table
+    with checked(ada, boris, cleo):
         ada.register()
         boris.register()
+        cleo.register()
+        cleo.press("#lobby-rows tr[data-table='NL'] button[data-action=watch]")
+        cleo.table("NL").wait_for()
         ada.sit("NL")
         boris.sit("NL")
 
@@ -110,6 +114,28 @@ def test_replaying_a_hand_to_its_end_draws_the_cards_of_its_history(
             expect(p.page.locator("#dlg-replay")).to_be_hidden()
             expect(p.page.locator("#dlg-hands[open]")).to_be_visible()  # back in the history
             p.press("#hands-close")
+
+        # the watcher replays the previous hand from its record: no hole card until the
+        # showdown, then both hands and the board of the record
+        cleo.press(cleo.table("NL").locator("button[data-control=previous]"))
+        record = cleo.page.evaluate("window.pokerroom.room.table('NL').previous")
+        assert record is not None
+        cleo.press(cleo.page.locator("#dlg-hands[open] button[data-control=replay]"))
+        expect(cleo.page.locator("#dlg-replay[open] #replay-position")).to_contain_text("Step 1 of")
+        seen_before_showdown: set[str] = set()
+        forward = cleo.page.locator("#dlg-replay button[data-control=forward]")
+        while forward.is_enabled():
+            cleo.press(forward)
+            drawn = cleo.page.evaluate(DRAWN)
+            if len(drawn["board"]) < 5:
+                seen_before_showdown |= {c for cards in drawn["seats"].values() for c in cards if c}
+        assert not seen_before_showdown, seen_before_showdown
+        drawn = cleo.page.evaluate(DRAWN)
+        assert drawn["board"] == record["board"]
+        for player in record["players"]:
+            assert drawn["seats"][str(player["seat"])] == player["cards"] and all(player["cards"])
+        cleo.press("#replay-close")
+        expect(cleo.page.locator("#dlg-hands[open]")).to_be_visible()
 
         # the shared link opens the same replay for a player of the hand
         assert hand_id is not None

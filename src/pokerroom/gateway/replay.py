@@ -316,5 +316,6 @@ def register(app: FastAPI, state: dict[str, Any]) -> None:
             return JSONResponse(phh_steps(text))
         except PHHError as e:
             raise AuthError("bad_phh", f"this PHH file cannot be replayed: {e}", 400) from None
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise AuthError("bad_phh", f"this PHH file cannot be replayed: {e}", 400) from None
+        except Exception as e:  # any other way a file from anywhere can be wrong: still its fault
+            raise AuthError("bad_phh", f"this PHH file cannot be replayed: {type(e).__name__}: {e}",
+                            400) from None
