@@ -1,10 +1,12 @@
 """Issue 19, item 5: the hand replayer's steps, made by the server.
 
 - ``GET /api/hands/{id}/replay``: a hand the asking player played, as the table drawing
-  showed it to him step by step: ``{"hand", "table", "number", "seat", "steps": [{"view",
-  "event"}, ...]}``. Each ``view`` has the shape of a snapshot's ``view``
-  (outbound.TableView) and each ``event`` is the event that led to it (``event_json``'s
-  form, seats for players; null for the first step, the table before the deal). Cards are
+  showed it to him step by step: ``{"hand", "table", "number", "seat", "record", "steps":
+  [{"view", "event"}, ...]}`` (``record``: the hand's previous-hand record, what everyone
+  at the table saw of its end, for the last step's showdown). Each ``view`` has the shape
+  of a snapshot's ``view`` (outbound.TableView) and each ``event`` is the event that led to
+  it (``event_json``'s form, seats for players; null for the first step, the table before
+  the deal). Cards are
   his as D6 says: his own, stud up cards, hands shown, and at the last step the hands that
   reached the showdown and the cards shown after the hand; a folded or mucked hand of
   another never, not even in the events. Anyone else gets the 404 of ``/api/hands/{id}``.
@@ -293,7 +295,7 @@ def register(app: FastAPI, state: dict[str, Any]) -> None:
         seat = seat_of[me]
         return JSONResponse({"hand": data["id"], "table": history.get("table"),
                              "number": history.get("number"), "seat": seat,
-                             "steps": stored_steps(history, seat)})
+                             "steps": stored_steps(history, seat), "record": history.get("record")})
 
     @app.post("/api/replay", operation_id="phh_replay")
     async def phh_replay(request: Request) -> JSONResponse:

@@ -148,7 +148,7 @@ export class Replayer {
   async openHand(id) {
     try {
       const data = await call("GET", `/api/hands/${encodeURIComponent(id)}/replay`);
-      this.show(data.steps, { id, title: t("replay.handTitle", { table: data.table, n: data.number }) });
+      this.show(data.steps, { id, record: data.record, title: t("replay.handTitle", { table: data.table, n: data.number }) });
     } catch (err) {
       showError(err);
       this.onClose?.();
@@ -170,13 +170,16 @@ export class Replayer {
 
   /** The previous hand of a table, from its record (what everyone at the table may see). */
   openRecord(record, table, seats) {
-    this.show(recordSteps(record, table, seats), { title: t("replay.handTitle", { table, n: record.number }) });
+    this.show(recordSteps(record, table, seats), { record, title: t("replay.handTitle", { table, n: record.number }) });
   }
 
-  show(steps, { id = null, title }) {
+  /** ``record``: the hand's previous-hand record, when there is one: its end is drawn as
+   *  the table draws the end of a hand (the hands' names, the winning five). */
+  show(steps, { id = null, title, record = null }) {
     this.build();
     this.pause();
     this.steps = steps;
+    this.record = record;
     this.handId = id;
     this.title = title;
     this.room.seats = steps[0]?.view.max_seats ?? 2;
@@ -208,7 +211,7 @@ export class Replayer {
     ts.myHand = mine ? { number: view.hand_number, cards: mine.cards } : null;
     const awards = this.steps.map((s) => s.event).filter((e) => e && e.type === "PotAwarded");
     ts.showdown = last && awards.length ? {
-      finished: true, number: view.hand_number, at: Date.now(), record: null, view,
+      finished: true, number: view.hand_number, at: Date.now(), record: this.record, view,
       shown: Object.fromEntries(view.seats.filter((s) => s.cards.some((c) => c)).map((s) => [s.seat, s.cards])),
       awards: awards.map((e) => ({ pot: e.pot, amount: e.amount, winners: e.winners, shares: e.shares })),
     } : null;
