@@ -34,6 +34,7 @@ from pokerroom.gateway.hands import add_hand_routes
 from pokerroom.gateway.hands import hand_for as hand_for  # where the tests and tools import it from
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
 from pokerroom.gateway.notes import add_note_routes
+from pokerroom.gateway.replay import register as register_replay
 from pokerroom.gateway.sessions import Sessions
 from pokerroom.gateway.stats import register as register_stats
 from pokerroom.gateway.ws import http_protocol, socket_class
@@ -293,6 +294,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     add_note_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
 
     register_stats(app, state)  # issue 19: /api/players/{name}/stats, the periodic fold
+    register_replay(app, state)  # issue 19: /api/hands/{id}/replay, POST /api/replay (a PHH file)
     if WEB.is_dir():
         from fastapi.staticfiles import StaticFiles
 

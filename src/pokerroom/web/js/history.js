@@ -1,7 +1,8 @@
 // "Show previous hand" (H16, D6) and the player's hand histories: the last hand's board,
 // every hand that reached the showdown, results and actions; the list of his hands with
 // PHH and text downloads, in pages (older, newer), by game, and all of them at once (one
-// PokerStars file or one .phhs); the provably fair deal checked in the browser.
+// PokerStars file or one .phhs); the provably fair deal checked in the browser. Each hand,
+// and the previous hand, has a Replay button, and the list an "Import PHH" (replay.js).
 import { api } from "./api.js";
 import { cardElement } from "./cards.js";
 import { cardsInline, describe } from "./chat.js";
@@ -9,6 +10,7 @@ import { $, clear, h } from "./dom.js";
 import { gameLong, recordEventType, recordIsStud, streetByIndex, streetName } from "./games.js";
 import { chips, dateTime, handName, t } from "./i18n.js";
 import { verifyHand } from "./fair.js";
+import { importInput, replayButton, replayer } from "./replay.js";
 import { showError } from "./toast.js";
 
 const PAGE = 50; // hands on a page of my hands
@@ -72,7 +74,17 @@ export class HandsWindow {
       return;
     }
     const fair = h("section", { class: "fair" });
-    this.body.append(h("div", { class: "prev", dataset: { hand: String(record.number) } },
+    // the replay (issue 19): from the record, what everyone at the table saw of the hand
+    const tools = h("div", { class: "replay-tools" }, replayButton(() => {
+      const seats = this.room.lobbyRow(ts.name)?.seats ?? ts.view?.max_seats;
+      this.dialog.close();
+      replayer.onClose = () => {
+        replayer.onClose = null;
+        this.open("previous", ts.name);
+      };
+      replayer.openRecord(record, ts.name, seats);
+    }));
+    this.body.append(tools, h("div", { class: "prev", dataset: { hand: String(record.number) } },
       recordView(record, ts.name)), fair);
     if (!this.room.player || !record.players.some((p) => p.player === this.room.player)) {
       fair.append(h("p", { class: "muted" }, t("prev.onlyPlayers")));
@@ -82,6 +94,7 @@ export class HandsWindow {
       const { hands } = await api.hands();
       const row = hands.find((x) => x.table_name === ts.name && x.number === record.number);
       if (!row) return;
+      if (tools.isConnected) tools.replaceChildren(replayButton(() => this.replay(row.id)));
       const detail = await api.hand(row.id);
       if (this.tab !== "previous" || !fair.isConnected) return;
       const view = await fairView(detail, row.id, ts.name, this.room.announced(ts.name, record.number));
@@ -115,7 +128,7 @@ export class HandsWindow {
     if (this.tab !== "mine" || list !== this.list) return;
     clear(this.body);
     if (!hands.length && !list.game && !list.before) {
-      this.body.append(h("p", { class: "muted" }, t("hist.empty")));
+      this.body.append(h("p", { class: "muted" }, t("hist.empty")), h("div", { class: "replay-tools" }, importInput()));
       return;
     }
     this.body.append(this.listTools(games, hands.length, next));
@@ -127,6 +140,7 @@ export class HandsWindow {
       h("td", { class: `num ${x.net > 0 ? "plus" : x.net < 0 ? "minus" : ""}` }, signed(x.net)),
       h("td", {}, h("div", { class: "row-buttons" },
         h("button", { type: "button", class: "secondary small", onclick: () => this.detail(x) }, t("hist.details")),
+        replayButton(() => this.replay(x.id)),
         downloads(x.id, x.table_name, x.number)))));
     this.body.append(h("table", { class: "hands-list" },
       h("thead", {}, h("tr", {},
@@ -166,7 +180,20 @@ export class HandsWindow {
     return h("div", { class: "filters hands-tools" },
       h("label", {}, t("hist.game"), select), pager,
       h("span", { class: "downloads" }, h("span", { class: "muted" }, `${t(list.game ? "hist.downloadGame" : "hist.downloadAll")}:`),
-        all("pokerstars", t("hist.pokerstars")), all("phh", t("prev.phh"))));
+        all("pokerstars", t("hist.pokerstars")), all("phh", t("prev.phh"))),
+      importInput());
+  }
+
+  /** Replay a hand of mine (issue 19); this dialog comes back when the replay closes. */
+  replay(id) {
+    const tab = this.tab;
+    this.dialog.close();
+    replayer.onClose = () => {
+      replayer.onClose = null;
+      if (location.hash.startsWith("#/replay/")) history.replaceState(null, "", "#/lobby");
+      else this.open(tab, this.table);
+    };
+    replayer.openHand(id);
   }
 
   async detail(row) {
@@ -181,6 +208,7 @@ export class HandsWindow {
     clear(this.body);
     this.body.append(
       h("button", { type: "button", class: "link", onclick: () => this.renderMine() }, `← ${t("hist.back")}`),
+      h("div", { class: "replay-tools" }, replayButton(() => this.replay(row.id))),
       h("div", { class: "prev", dataset: { hand: String(data.number) } },
         recordView(data.record, data.table, { seat: data.your_seat, cards: data.your_cards })),
       fair);

@@ -11,6 +11,7 @@ import { Lobby } from "./lobby.js";
 import "./notes.js"; // notes and colour tags on players: draws beside the table and lobby
 import { onPref, pref, setPref } from "./prefs.js";
 import { Room } from "./store.js";
+import { replayer } from "./replay.js"; // issue 19: the hand replayer (#/replay/<hand id>)
 import "./stats.js"; // issue 19: the Statistics page and the seats' statistics cards
 import { TableView } from "./table.js";
 import { WIDE, firstNeed, layTiles, mark, reveal, setTileChoice, tileChoice, tiling, untile } from "./tiles.js";
@@ -34,6 +35,7 @@ function route() {
   if (hash.startsWith("table/")) return { view: "table", table: hash.slice(6) };
   if (hash === "login") return { view: "auth" };
   if (hash === "lobby") return { view: "lobby" };
+  if (/^replay\/\d{1,10}$/.test(hash)) return { view: "replay", id: Number(hash.slice(7)) };
   return { view: "" };
 }
 
@@ -54,6 +56,16 @@ function render() {
   }
   if (r.view === "table") {
     showTable(r.table);
+    return;
+  }
+  if (r.view === "replay" && !room.player) return showView("auth"); // a shared link: log in first
+  if (r.view === "replay") { // a shared link to a hand: over the lobby
+    showView("lobby");
+    lobby.render();
+    if (!(replayer.dialog?.open && replayer.handId === r.id)) {
+      replayer.onClose = () => go("#/lobby");
+      replayer.openHand(r.id);
+    }
     return;
   }
   active = null;
