@@ -225,6 +225,7 @@ ERROR_CODES: dict[str, str] = {
     "no_player": "no player of that name (statistics, notes)",
     "bad_note": "a note too long, a colour not in the palette, or a note on oneself (gateway/notes.py)",
     "no_note": "no note on that player",
+    "bad_prefs": "bet presets too many, out of range or not numbers (gateway/prefs.py)",
     "http": "another HTTP error",
     "internal": "a server error",
     "starting": "the room is still starting",
