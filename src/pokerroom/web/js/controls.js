@@ -7,7 +7,7 @@ import { cardsInline } from "./chat.js";
 import { clear, h, setText } from "./dom.js";
 import { gameFacts } from "./games.js";
 import { cardName, chips, t } from "./i18n.js";
-import { loadPresets, onPresets, ownButtons } from "./presets.js";
+import { onPresets, ownButtons, presetsOf } from "./presets.js";
 import { showError } from "./toast.js";
 
 const PRE_KINDS = ["check_fold", "check", "call_any", "fold"];
@@ -26,7 +26,7 @@ export class ActionBar {
     this.revealKey = null;
     this.el.append(this.turnEl, this.preEl, this.revealEl);
     this.buttons = {};
-    loadPresets(); // his own presets, from the server: the turn is drawn again when they come
+    // his own presets came from the server (presetsOf, in update): the turn is drawn again
     onPresets(() => {
       this.key = null;
       this.update();
@@ -66,6 +66,7 @@ export class ActionBar {
     const ts = this.ts;
     const view = ts?.view;
     if (!view) return;
+    presetsOf(this.room.player); // read once he is known, long before his turn
     this.el.setAttribute("aria-label", t("table.yourTurn"));
     this.drawReveal();
     if (this.myTurn()) {

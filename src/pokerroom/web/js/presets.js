@@ -12,6 +12,7 @@ import { pref, setPref } from "./prefs.js";
 const KINDS = ["preflop", "postflop"];
 let presets = { preflop: [], postflop: [] };
 let loading = null;
+let loadedFor = null; // the player whose presets these are
 const listeners = new Set();
 
 function keep(next) {
@@ -31,7 +32,19 @@ export function onPresets(fn) {
   listeners.add(fn);
 }
 
-/** Read his presets from the server (a guest, or no server: none). */
+/** The presets of ``player`` (the room's logged-in name; null for a guest, who has
+ *  none and is not asked for them): read from the server when he is new here. */
+export function presetsOf(player) {
+  if (player && player !== loadedFor) {
+    loadedFor = player;
+    loadPresets();
+  } else if (!player && loadedFor) {
+    loadedFor = null;
+    keep(null);
+  }
+}
+
+/** Read his presets from the server (no server: none). */
 export function loadPresets() {
   if (!loading) {
     loading = api.prefs()
@@ -101,7 +114,7 @@ function wire() {
     for (const [id, name] of Object.entries(SWITCHES)) $(id).checked = pref(name);
     status("");
     fill();
-    loadPresets().then(fill);
+    if (window.pokerroom?.room?.player) loadPresets().then(fill); // a guest has none
   });
   for (const [id, name] of Object.entries(SWITCHES)) $(id).addEventListener("change", (e) => setPref(name, e.target.checked));
   const submit = () => {
