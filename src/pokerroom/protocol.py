@@ -226,6 +226,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_note": "a note too long, a colour not in the palette, or a note on oneself (gateway/notes.py)",
     "no_note": "no note on that player",
     "bad_phh": "a PHH file the replayer cannot read or replay (gateway/replay.py)",
+    "bad_prefs": "bet presets too many, out of range or not numbers (gateway/prefs.py)",
     "http": "another HTTP error",
     "internal": "a server error",
     "starting": "the room is still starting",

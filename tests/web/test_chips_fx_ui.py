@@ -11,12 +11,12 @@ from playwright.sync_api import Browser
 from tests.server.helpers import Server
 from tests.web.helpers import Player, all_in, checked, play_hand
 
-WATCH = """() => {
+WATCH = """() => {  // the chips that fly to winners (not bets to the pot)
   window.__flights = [];
   const fx = document.querySelector(".table-screen[data-table='NL'] .fx");
   new MutationObserver((changes) => {
     for (const change of changes) for (const node of change.addedNodes) {
-      if (node.classList?.contains("flying-chips")) {
+      if (node.classList?.contains("flying-chips") && !node.classList.contains("to-pot")) {
         setTimeout(() => window.__flights.push([node.style.left, node.style.top]), 300);
       }
     }

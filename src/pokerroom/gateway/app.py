@@ -34,6 +34,7 @@ from pokerroom.gateway.hands import add_hand_routes
 from pokerroom.gateway.hands import hand_for as hand_for  # where the tests and tools import it from
 from pokerroom.gateway.limits import AddressCount, Limits, address_key
 from pokerroom.gateway.notes import add_note_routes
+from pokerroom.gateway.prefs import add_prefs_routes
 from pokerroom.gateway.replay import register as register_replay
 from pokerroom.gateway.sessions import Sessions
 from pokerroom.gateway.stats import register as register_stats
@@ -292,6 +293,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
 
     add_hand_routes(app, store=store, account_of=account_of, room=config)
     add_note_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
+    add_prefs_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
 
     register_stats(app, state)  # issue 19: /api/players/{name}/stats, the periodic fold
     register_replay(app, state)  # issue 19: /api/hands/{id}/replay, POST /api/replay (a PHH file)

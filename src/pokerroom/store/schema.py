@@ -238,3 +238,14 @@ player_notes = Table(
     Column("colour", String(16), nullable=True),
     Column("updated_at", Float, nullable=False),
 )
+
+# Issue 19, item 9: a player's own bet presets (migration 0010), one row per account:
+# ``presets`` JSON {"preflop": [multiples of the bet], "postflop": [percents of the pot]}
+# as store/prefs.py checked them, so they follow him from one browser to another
+account_prefs = Table(
+    "account_prefs",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("presets", Text, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)

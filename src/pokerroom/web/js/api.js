@@ -55,5 +55,7 @@ export const api = {
   notes: () => request("GET", "/api/notes"),
   putNote: (name, note) => request("PUT", `/api/notes/${encodeURIComponent(name)}`, note),
   deleteNote: (name) => request("DELETE", `/api/notes/${encodeURIComponent(name)}`, {}),
+  prefs: () => request("GET", "/api/prefs"), // issue 19, item 9: own bet presets
+  putPrefs: (presets) => request("PUT", "/api/prefs", { presets }),
   handUrl: (id, format) => `/api/hands/${encodeURIComponent(id)}.${format}`,
 };

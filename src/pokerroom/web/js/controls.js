@@ -1,11 +1,13 @@
 // The action bar: what the server says the player may do now (``legal``), as buttons
 // with the exact amounts; the bet/raise size with a slider, a number box and presets;
 // pre-action boxes while others act (cleared when the bet changes); after a hand, the
-// buttons that show one's cards to everyone (D12); keyboard shortcuts.
+// buttons that show one's cards to everyone (D12); keyboard shortcuts. The presets are
+// the player's own when he has set some (presets.js, issue 19 item 9), all-in always.
 import { cardsInline } from "./chat.js";
 import { clear, h, setText } from "./dom.js";
 import { gameFacts } from "./games.js";
 import { cardName, chips, t } from "./i18n.js";
+import { onPresets, ownButtons, presetsOf } from "./presets.js";
 import { showError } from "./toast.js";
 
 const PRE_KINDS = ["check_fold", "check", "call_any", "fold"];
@@ -24,6 +26,11 @@ export class ActionBar {
     this.revealKey = null;
     this.el.append(this.turnEl, this.preEl, this.revealEl);
     this.buttons = {};
+    // his own presets came from the server (presetsOf, in update): the turn is drawn again
+    onPresets(() => {
+      this.key = null;
+      this.update();
+    });
   }
 
   get ts() {
@@ -59,6 +66,7 @@ export class ActionBar {
     const ts = this.ts;
     const view = ts?.view;
     if (!view) return;
+    presetsOf(this.room.player); // read once he is known, long before his turn
     this.el.setAttribute("aria-label", t("table.yourTurn"));
     this.drawReveal();
     if (this.myTurn()) {
@@ -155,8 +163,11 @@ export class ActionBar {
     const lo = legal.min_to, hi = legal.max_to;
     const clamp = (n) => Math.max(lo, Math.min(hi, Math.round(n)));
     const afterCall = view.pot + legal.call; // the pot once the player has called
-    const presets = [["min", t("preset.min"), lo], ["half", t("preset.half"), clamp(level + afterCall / 2)]];
-    if (game.kind === "PL") {
+    const own = ownButtons({ street: view.street, level, afterCall, bb: game.bb || 1, clamp });
+    const presets = own ?? [["min", t("preset.min"), lo], ["half", t("preset.half"), clamp(level + afterCall / 2)]];
+    if (own) {
+      presets.push(["allin", hi >= stackTotal ? t("preset.allIn") : t("preset.max"), hi]);
+    } else if (game.kind === "PL") {
       presets.push(["pot", t("preset.pot"), hi]); // pot limit: the server's max is the pot
     } else {
       presets.push(["pot", t("preset.pot"), clamp(level + afterCall)]);
@@ -330,7 +341,7 @@ export class ActionBar {
     if (key === "r" || key === "b") return press("raise");
     if (key === "s") return press("show");
     if (key === "m") return press("muck");
-    if (this.presets && this.setAmount && /^[1-4]$/.test(key)) {
+    if (this.presets && this.setAmount && /^[1-5]$/.test(key)) {
       const preset = this.presets[Number(key) - 1];
       if (!preset) return false;
       this.setAmount(preset[2]);

@@ -9,6 +9,7 @@ import { chips, handName, handNameInline, t } from "./i18n.js";
 import { ActionBar } from "./controls.js";
 import { SeatPanel } from "./seatpanel.js";
 import { Feed } from "./chat.js";
+import { POT_POINT, TableFx } from "./chipfx.js";
 
 // Where things stand on the stage, in percent of its width (x) and height (y): ellipses
 // of radii rx, ry around (50, cy). Bets stand in front of the seats; in the lower half
@@ -73,6 +74,7 @@ export class TableView {
     this.pushedFor = null; // the hand whose pots were pushed to the winners
     this.wasTurn = false;
     this.build();
+    this.fx = new TableFx(this); // issue 19, item 9: the sounds of cards and chips, chips to the pot
     // a phone turned (or a window narrowed) past the breakpoint: the seats move
     NARROW.addEventListener("change", () => {
       this.size = 0; // laid out again for the new width at the next update
@@ -210,6 +212,7 @@ export class TableView {
     });
     this.drawHead(view, ts);
     this.drawSeats(view, ts, game, showdown);
+    this.fx.observe(view, showdown);
     this.drawCenter(view, game, showdown);
     this.drawButton(view, game);
     this.drawResult(showdown, view);
@@ -525,21 +528,10 @@ export class TableView {
   /** Chips slide from the middle to each winner, to where his bets stand (not onto his
    *  name and stack: issue 19), and fade there. */
   pushPots(pots) {
-    if (!this.el.isConnected) return;
+    if (!this.fx.won()) return; // off screen, or the flights switched off (chipfx.js)
     for (const pot of pots) {
       pot.winners.forEach((seat) => {
-        if (!this.seatEls.has(seat)) return;
-        const to = this.betPoint(seat);
-        const stackEl = h("div", { class: "flying-chips" }, h("span", { class: "chip" }), h("span", { class: "chip" }), h("span", { class: "chip" }));
-        stackEl.style.left = "50%";
-        stackEl.style.top = "56%";
-        this.fxEl.append(stackEl);
-        requestAnimationFrame(() => requestAnimationFrame(() => {
-          stackEl.style.left = `${to.x}%`;
-          stackEl.style.top = `${to.y}%`;
-          stackEl.classList.add("arrived");
-        }));
-        setTimeout(() => stackEl.remove(), 1600);
+        if (this.seatEls.has(seat)) this.fx.fly(POT_POINT, this.betPoint(seat), "to-winner");
       });
     }
   }
