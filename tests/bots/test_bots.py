@@ -14,6 +14,7 @@ from pokerroom.outbound import Legal
 from pokerroom.store import Store
 from tests.rooms import FL24, NL12, PL12, STUD, room, table
 from tests.server.helpers import Server
+from tests.server.helpers.bots import play_until
 
 # what a bot may meet without a bug: two bots choosing the same free seat at once (the
 # second is refused and picks another)
@@ -43,17 +44,8 @@ def test_bots_play_every_game_through_the_server(tmp_path):
         bots = crowd(server.http, 20, tables, strategies=["solid", "station", "random"], seed=7, tally=tally,
                      per_table={t["name"]: 4 for t in tables})
 
-        async def play() -> list[object]:
-            # until every table has dealt HANDS hands, then everyone leaves
-            stop = asyncio.Event()
-            runs = asyncio.gather(*(b.run(stop) for b in bots), return_exceptions=True)
-            while not all(len(tally.hands.get(t["name"], ())) >= HANDS for t in tables):
-                assert not runs.done(), "the bots stopped early"
-                await asyncio.sleep(0.2)
-            stop.set()
-            return await asyncio.wait_for(runs, 60)
-
-        results = asyncio.run(asyncio.wait_for(play(), 400))
+        # until every table has dealt HANDS hands, then everyone leaves
+        results = asyncio.run(asyncio.wait_for(play_until(bots, tally, tables, HANDS), 400))
     finally:
         server.stop()
     assert not server.errors(), server.errors()

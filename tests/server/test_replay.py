@@ -148,3 +148,12 @@ def test_a_phh_file_needs_a_login_and_a_bounded_body(seeded: Room) -> None:
     assert httpx.post(f"{seeded[0].http}/api/replay", json={"phh": text}).status_code == 401
     r = post_phh(seeded, seeded[2], text + "#" * 10_000)
     assert r.status_code == 413
+
+
+@pytest.mark.parametrize("raw", [b'["phh"]', b'{"phh": ', b"\xff"])
+def test_a_body_that_is_not_a_json_object_is_the_rooms_bad_json(seeded: Room, raw: bytes) -> None:
+    # the room's one body reader (app.py's) answers for /api/replay as for every other POST
+    r = httpx.post(f"{seeded[0].http}/api/replay", content=raw,
+                   headers={**seeded[2], "content-type": "application/json"}, timeout=30)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["code"] == "bad_json", r.text

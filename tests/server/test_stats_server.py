@@ -20,6 +20,7 @@ from pokerroom.store import Store
 from pokerroom.store.schema import accounts, hand_players, hands
 from tests.rooms import STUD, room, table
 from tests.server.helpers import Server
+from tests.server.helpers.bots import play_until
 
 HANDS = 120  # per table
 STREET = re.compile(r"^\*\*\* (FLOP|TURN|RIVER|4th STREET|5th STREET|6th STREET) \*\*\*")
@@ -96,6 +97,24 @@ async def hands_of(database: tuple[str, str | None], name: str) -> list[tuple[in
         await store.close()
 
 
+async def until_no_hand_is_playing(database: tuple[str, str | None], timeout: float = 60.0) -> None:
+    """Wait for the hands the leaving bots were still in to end (a leaver is folded when his
+    clock runs out): the counts below and the player's page must see the same hands, and a
+    hand ending between the two reads would make them differ by one."""
+    store = Store(*database)
+    try:
+        for _ in range(int(timeout / 0.2)):
+            async with store.engine.connect() as conn:
+                playing = (await conn.execute(
+                    select(hands.c.id).where(hands.c.status == "playing"))).all()
+            if not playing:
+                return
+            await asyncio.sleep(0.2)
+        raise AssertionError(f"hands still playing after {timeout} s: {playing}")
+    finally:
+        await store.close()
+
+
 def test_bots_figures_match_a_count_from_their_histories(tmp_path):
     database = (f"sqlite:///{tmp_path / 'room.db'}", None)
     server = Server(tmp_path, database, action_time=5.0)
@@ -109,16 +128,8 @@ def test_bots_figures_match_a_count_from_their_histories(tmp_path):
         bots = crowd(server.http, 8, tables, strategies=["solid", "station", "random"], seed=19, tally=tally,
                      per_table={t["name"]: 4 for t in tables})
 
-        async def play() -> None:
-            stop = asyncio.Event()
-            runs = asyncio.gather(*(b.run(stop) for b in bots), return_exceptions=True)
-            while not all(len(tally.hands.get(t["name"], ())) >= HANDS for t in tables):
-                assert not runs.done(), "the bots stopped early"
-                await asyncio.sleep(0.2)
-            stop.set()
-            await asyncio.wait_for(runs, 60)
-
-        asyncio.run(asyncio.wait_for(play(), 400))
+        asyncio.run(asyncio.wait_for(play_until(bots, tally, tables, HANDS), 400))
+        asyncio.run(until_no_hand_is_playing(database))
         bb = {"NL": 2, "Stud": STUD["small_bet"]}
         game = {"NL": "NLHE", "Stud": "Stud"}
         checked = 0

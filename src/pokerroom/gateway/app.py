@@ -296,7 +296,7 @@ def _create_api(config: RoomConfig, database: str, schema: str | None, state: di
     add_prefs_routes(app, store=store, account_of=account_of, body=body, same_site=same_site)
 
     register_stats(app, state)  # issue 19: /api/players/{name}/stats, the periodic fold
-    register_replay(app, state)  # issue 19: /api/hands/{id}/replay, POST /api/replay (a PHH file)
+    register_replay(app, state, body)  # issue 19: /api/hands/{id}/replay, POST /api/replay (a PHH file)
     if WEB.is_dir():
         from fastapi.staticfiles import StaticFiles
 

@@ -23,7 +23,7 @@ are not run again. ``register`` adds both routes to the room's app (app.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from fastapi import FastAPI, Request
@@ -270,9 +270,11 @@ def phh_steps(text: str) -> dict[str, Any]:
             "steps": steps}
 
 
-def register(app: FastAPI, state: dict[str, Any]) -> None:
+def register(app: FastAPI, state: dict[str, Any],
+             body: Callable[[Request], Awaitable[dict[str, Any]]]) -> None:
     """Add the replayer's routes to the room's ``app`` (before its static files);
-    ``state["sessions"]`` is the room's Sessions once it runs."""
+    ``state["sessions"]`` is the room's Sessions once it runs, ``body`` the room's reader of
+    a request's JSON object (bounded by its body limit, 400 ``bad_json`` for anything else)."""
 
     async def account_id(request: Request) -> int:
         token = session_token(request.headers.get("authorization"), request.headers.get("cookie"))
@@ -301,17 +303,7 @@ def register(app: FastAPI, state: dict[str, Any]) -> None:
     async def phh_replay(request: Request) -> JSONResponse:
         """A PHH file's first hand, step by step, every card the file has face up."""
         await account_id(request)
-        limit = state["limits"].max_body
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > limit:
-                raise AuthError("too_big", f"a request body is at most {limit} bytes", 413)
-        try:
-            data = json.loads(bytes(raw) or b"{}")
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            raise AuthError("bad_json", "the body must be a JSON object", 400) from None
-        text = data.get("phh") if isinstance(data, dict) else None
+        text = (await body(request)).get("phh")
         if not isinstance(text, str) or not text.strip():
             raise AuthError("bad_phh", 'send the file\'s text as {"phh": "..."}', 400)
         try:

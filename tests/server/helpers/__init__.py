@@ -7,7 +7,8 @@ subprocess, the test room), ``store`` (a Store per test, the ledger audit), ``at
 ``histories`` (the history tests' random and scripted hands), ``tables`` (hands played at
 tables and the histories the runner stores of them, now and in older forms), ``fairness``
 (hands dealt, stored and served as the server does, and the attacks on the proof of a
-deal) and ``migrations`` (a database brought to a given revision) are imported by their
+deal), ``migrations`` (a database brought to a given revision) and ``bots`` (a crowd of
+bots playing a served room until every table has dealt enough hands) are imported by their
 module names, not from here: importing ``fairness`` deals the attacks' hands, and they name
 a ``NOON`` and a ``GAMES`` of their own (``fairness.passive`` is not ``players.passive``)."""
 
