@@ -139,3 +139,33 @@ def test_every_strategy_stays_within_the_legal_amounts():
             assert action in ("fold", "call", "check", "raise", "bet")
             if amount is not None:
                 assert low <= amount <= low * 3
+
+
+def test_a_busted_bot_back_on_a_new_connection_buys_in_again() -> None:
+    """A bot that reconnects (a gateway restarted) and finds itself sitting out, busted,
+    adds chips: asking to sit in was refused ('no_chips') and left the table one player
+    short for good (the rolling-restart test's NL4 in CI)."""
+    from pokerroom import outbound as o
+    from pokerroom.bots.client import Bot
+    from pokerroom.core.structures import Game
+    from pokerroom.table import Table, TableConfig
+    from pokerroom.table.view import table_view
+    from pokerroom.wire import jsonable
+
+    table = Table(TableConfig.single(Game.no_limit(1, 2), seats=6, min_buy_in=40, max_buy_in=200))
+    table.sit("robo", 2, 100)
+    table.sit("other", 4, 100)
+    seat = table.seats[2]
+    seat.stack = 0
+    table.sit_out("robo")
+    view = o.TableView.model_validate(jsonable(table_view(table, "robo")))
+    assert [s.state for s in view.seats if s.player == "robo"] == ["sitting_out"]
+
+    sent: list[object] = []
+    bot = Bot("http://127.0.0.1:1", "robo", "NL", strategy("station"))
+    bot.info = {"min_buy_in": 40, "max_buy_in": 200, "seats": 6}
+    bot._write = sent.append  # type: ignore[method-assign]
+    bot.send = lambda message, delay=0.0: sent.append(message)  # type: ignore[method-assign]
+    bot.sit(view)  # a new connection's first snapshot: its seat not known yet
+    assert bot.seat == 2
+    assert [type(m).__name__ for m in sent] == ["TopUp"] and sent[0].amount == 40  # type: ignore[attr-defined]

@@ -75,7 +75,7 @@ def test_paging_my_hands_older_newer_and_by_game(
         assert shown_ids(hero) == mine[50:100]
 
         # a hand's details and back: the same page
-        page.locator("#dlg-hands .hands-list tbody tr").first.locator("button").click()
+        page.locator("#dlg-hands .hands-list tbody tr").first.locator("button[data-control=details]").click()
         expect(page.locator("#dlg-hands .prev-players")).to_be_visible()
         page.locator("#dlg-hands button.link").first.click()
         expect(page.locator("#hands-range")).to_have_text("Hands 51–100")

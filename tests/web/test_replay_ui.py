@@ -124,8 +124,12 @@ def test_replaying_a_hand_to_its_end_draws_the_cards_of_its_history(
         expect(cleo.page.locator("#dlg-replay[open] #replay-position")).to_contain_text("Step 1 of")
         seen_before_showdown: set[str] = set()
         forward = cleo.page.locator("#dlg-replay button[data-control=forward]")
+        where = cleo.page.locator("#dlg-replay #replay-position")
         while forward.is_enabled():
+            before = where.inner_text()
             cleo.press(forward)
+            expect(where).not_to_have_text(before)  # the step drawn, not the one before it
+            cleo.page.wait_for_timeout(50)
             drawn = cleo.page.evaluate(DRAWN)
             if len(drawn["board"]) < 5:
                 seen_before_showdown |= {c for cards in drawn["seats"].values() for c in cards if c}

@@ -232,8 +232,7 @@ class Bot:
         me = next((s for s in view.seats if s.player == self.name), None)
         if me is not None:  # seated already (back after a lost connection): play on
             self.seat = me.seat
-            if me.state == "sitting_out":  # sat out while it was away
-                self.send(SitIn(type="sit_in", table=self.table))
+            self.come_back(view)  # sat out while it was away (busted: it buys in again)
             return
         seat = self.choose_seat(taken)
         if seat is None:

@@ -205,6 +205,10 @@ class TableRunner:
                 now = time.time()
                 if self.clock.due(now):  # not after most commands: then no coroutine for the clock
                     await self._tick(now)
+            except StoreError as e:
+                if e.code != "fenced":  # fenced: another worker has the table, said by _lose; the loop ends
+                    log.exception("table %s: clock tick failed", self.name)
+                    await asyncio.sleep(0.5)
             except Exception:
                 log.exception("table %s: clock tick failed", self.name)
                 await asyncio.sleep(0.5)

@@ -139,7 +139,7 @@ export class HandsWindow {
       h("td", {}, gameLong(x.game_info, x.game)),
       h("td", { class: `num ${x.net > 0 ? "plus" : x.net < 0 ? "minus" : ""}` }, signed(x.net)),
       h("td", {}, h("div", { class: "row-buttons" },
-        h("button", { type: "button", class: "secondary small", onclick: () => this.detail(x) }, t("hist.details")),
+        h("button", { type: "button", class: "secondary small", dataset: { control: "details" }, onclick: () => this.detail(x) }, t("hist.details")),
         replayButton(() => this.replay(x.id)),
         downloads(x.id, x.table_name, x.number)))));
     this.body.append(h("table", { class: "hands-list" },
