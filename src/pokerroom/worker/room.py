@@ -189,7 +189,12 @@ class Worker:
         """Close this worker's tables of ``template`` empty for ``close_after`` seconds, the
         highest numbers first, while more than ``min_free`` have a free seat; those closed."""
         now, closed = time.monotonic(), []
-        mine = sorted((n for n in self.runners if template.number_of(n) is not None),
+        # the lowest-numbered tables with a free seat stay, whoever owns them: two workers
+        # closing at once never close them all, and the room keeps '#1' open
+        free = sorted((n for n, k in seated.items() if k < template.table.seats),
+                      key=lambda n: template.number_of(n) or 0)
+        kept = set(free[: template.min_free])
+        mine = sorted((n for n in self.runners if template.number_of(n) is not None and n not in kept),
                       key=lambda n: template.number_of(n) or 0, reverse=True)
         for name in mine:
             runner = self.runners[name]
