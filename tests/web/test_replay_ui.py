@@ -131,9 +131,14 @@ def test_replaying_a_hand_to_its_end_draws_the_cards_of_its_history(
             expect(where).not_to_have_text(before)  # the step drawn, not the one before it
             cleo.page.wait_for_timeout(50)
             drawn = cleo.page.evaluate(DRAWN)
+            seen = {c for cards in drawn["seats"].values() for c in cards if c}
             if len(drawn["board"]) < 5:
-                seen_before_showdown |= {c for cards in drawn["seats"].values() for c in cards if c}
-        assert not seen_before_showdown, seen_before_showdown
+                seen_before_showdown |= seen
+        # a watcher sees no hole card the record does not show; before the board is out only
+        # those of hands shown all in (under load a timed-out player is protected all in, and
+        # the hands are then face up while the board runs out)
+        shown = {c for player in record["players"] for c in player["cards"] if c}
+        assert seen_before_showdown <= shown, (seen_before_showdown, shown)
         drawn = cleo.page.evaluate(DRAWN)
         assert drawn["board"] == record["board"]
         for player in record["players"]:
