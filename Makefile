@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz clean cluster
+.PHONY: run test lint bench fuzz soak clean cluster
 
 # The hot core modules are compiled with mypyc (setup.py) from the same source; the
 # install is redone when they change. POKERROOM_PURE=1 builds and runs pure Python.
@@ -43,10 +43,16 @@ $(NATS_SERVER):
 test: lint $(CHROMIUM) $(NATS_SERVER)
 	@# the compiled core must have been built (a fresh clone once fell back to pure Python unnoticed)
 	$(BIN)/python -c 'import pokerroom.core as c, sys; print("core modules:", c.MODE); sys.exit(c.MODE != "compiled")'
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 	POKERROOM_PURE=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider src README.md \
 		tests/core/test_rules_holdem.py tests/core/test_cases_holdem.py tests/core/test_stud.py \
 		tests/core/test_forced_bets.py tests/core/test_phh.py
+
+# The long runs of the tests that play hundreds of hands (tests/soak.py): the leak scan on
+# serve and the cluster, the statistics count; make test plays a short seeded run of each.
+soak: $(STAMP) $(NATS_SERVER)
+	POKERROOM_SOAK=1 $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider \
+		tests/server/test_leak.py tests/server/test_stats_server.py
 
 bench: $(STAMP)
 	$(BIN)/pokerroom bench engine
