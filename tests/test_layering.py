@@ -30,6 +30,7 @@ RULES: list[tuple[str, tuple[str, ...], str]] = [
     ("pokerroom.bus.messages", ("pokerroom.worker", "pokerroom.gateway"), "what both sides share"),
     ("pokerroom.bus.transport", ("pokerroom.worker", "pokerroom.gateway"), "what both sides share"),
     ("pokerroom.bus.nats", ("pokerroom.worker", "pokerroom.gateway"), "what both sides share"),
+    ("pokerroom.bus.natsclient", ("pokerroom.worker", "pokerroom.gateway"), "what both sides share"),
     ("pokerroom.bots", SERVER, "a bot knows the room by its protocol only"),
     ("pokerroom.client", SERVER, "a client knows the room by its protocol only"),
     ("pokerroom.loadtest.players", SERVER, "the load test's bots are clients"),
@@ -261,3 +262,16 @@ def test_the_clients_reach_the_server_through_nothing(module: str) -> None:
         seen.add(m)
         todo.extend(graph.get(m, ()))
     assert not [m for m in seen if any(within(m, s) for s in SERVER)], sorted(seen)
+
+
+@pytest.mark.parametrize("library", ["nats", "pokerkit", "treys", "eval7", "phevaluator"])
+def test_the_product_runs_without_the_test_and_benchmark_libraries(library: str) -> None:
+    """nats-py is the bus client's rival and a test peer, the others oracles and rivals:
+    no module of src/ imports them (the bus has its own client, bus/natsclient.py)."""
+    found = []
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            found += [f"{path.relative_to(SRC)}: {n}" for n in names if n.split(".")[0] == library]
+    assert not found, found

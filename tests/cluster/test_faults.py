@@ -13,6 +13,7 @@ from typing import Any
 
 import nats
 
+from pokerroom.bus.messages import decode
 from tests.cluster.helpers import (
     Cluster,
     balanced,
@@ -94,28 +95,28 @@ def test_no_hidden_card_on_a_table_subject(cluster: Cluster) -> None:
             stop.set()
             await asyncio.gather(*tasks, return_exceptions=True)
             await client.close()
-        tables = [json.loads(d) for s, d in seen if s.endswith(".ev")]
-        players = [(s, json.loads(d)) for s, d in seen if ".p." in s]
+        tables = [decode(d) for s, d in seen if s.endswith(".ev")]
+        players = [(s, decode(d)) for s, d in seen if ".p." in s]
         assert len(tables) > 100 and len(players) > 100, (len(tables), len(players))
         down = 0
         for batch in tables:
-            if batch.get("events") is None:
+            if batch.events is None:
                 continue
-            for item in json.loads(batch["events"]).get("events", []):
+            for item in json.loads(batch.events).get("events", []):
                 e = item["event"]
                 if e["type"] == "HoleDealt" and not e["face_up"]:
                     down += 1
-                    assert e["card"] is None, (batch["table"], e)
+                    assert e["card"] is None, (batch.table, e)
         assert down > 50, down
         owned = 0
         for subject, batch in players:
-            text = batch.get("events")
+            text = getattr(batch, "events", None)
             if text:
                 for item in json.loads(text).get("events", []):
                     e = item["event"]
                     if e["type"] == "HoleDealt" and e["card"] is not None and not e["face_up"]:
                         owned += 1
-                        assert subject.endswith(f".p.{batch['account_id']}"), subject
+                        assert subject.endswith(f".p.{batch.account_id}"), subject
         assert owned > 50, owned
 
     asyncio.run(main())

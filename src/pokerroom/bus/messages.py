@@ -16,14 +16,15 @@ Subjects (``prefix`` names the room, so rooms can share a NATS server):
 - ``P.gw.alive``: a gateway is up (``Alive``, every few seconds).
 
 In one process (``pokerroom serve``) the same objects pass through an in-process
-transport without being encoded; over NATS they are JSON (``encode``/``decode``).
+transport without being encoded; over NATS each is a head of JSON and its texts, raw
+(``encode``/``decode``).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
@@ -162,32 +163,93 @@ class LobbyRows:
     gone: list[str] = field(default_factory=list)
 
 
-_KINDS: dict[str, type[Any]] = {
-    c.__name__: c
-    for c in (Request, Response, TableBatch, PlayerBatch, PlayerNotice, Unwatch, LobbyRows, Alive)
-}
+# How each kind travels over NATS: its fields in order, each as JSON data (0), a text
+# carried raw after the head (1: a JSON text made once for its clients, not escaped into
+# another), a list of such texts (2), or the caller (3).
+_JSON, _TEXT, _TEXTS, _CALLER = 0, 1, 2, 3
+_CODECS: dict[type[Any], tuple[str, tuple[tuple[str, int], ...]]] = {}
+_KINDS: dict[str, type[Any]] = {}
+for _kind, _raw in (
+    (Request, {"caller": _CALLER, "command": _TEXT}),
+    (Response, {"answer": _TEXT, "sends": _TEXTS}),
+    (TableBatch, {"events": _TEXT, "snapshot": _TEXT, "notice": _TEXT}),
+    (PlayerBatch, {"events": _TEXT, "snapshot": _TEXT, "turn": _TEXT}),
+    (PlayerNotice, {"text": _TEXT}),
+    (Unwatch, {}),
+    (Alive, {}),
+    (LobbyRows, {}),
+):
+    _CODECS[_kind] = (_kind.__name__, tuple((f.name, _raw.get(f.name, _JSON)) for f in fields(_kind)))
+    _KINDS[_kind.__name__] = _kind
 
 
 def encode(message: Any) -> bytes:
-    """A message as NATS carries it: JSON with its kind."""
-    data = asdict(message)
-    data["k"] = type(message).__name__
-    command = getattr(message, "command", None)
-    if command is not None and not isinstance(command, str):
-        data["command"] = command.model_dump_json()
-    return json.dumps(data, separators=(",", ":")).encode()
+    """A message as NATS carries it: a head of JSON (its kind, then its fields in order, a
+    text field as its length in bytes, -1 for None), a newline, then the texts, raw."""
+    name, codec = _CODECS[type(message)]
+    head: list[Any] = [name]
+    texts: list[bytes] = []
+    for field_name, how in codec:
+        value = getattr(message, field_name)
+        if how == _JSON:
+            head.append(value)
+        elif how == _TEXT:
+            if value is None:
+                head.append(-1)
+                continue
+            raw = (value if type(value) is str else value.model_dump_json()).encode()
+            head.append(len(raw))
+            texts.append(raw)
+        elif how == _TEXTS:
+            raws = [text.encode() for text in value]
+            head.append([len(raw) for raw in raws])
+            texts += raws
+        else:
+            head.append([value.gateway, value.conn, value.player, value.account_id])
+    texts.insert(0, json.dumps(head, separators=(",", ":"), ensure_ascii=False).encode() + b"\n")
+    return b"".join(texts)
 
 
 def decode(raw: bytes) -> Any:
     """``encode``'s message back (the command of a ``Request`` left as its JSON text);
     ValueError for anything else."""
-    data = json.loads(raw)
-    if not isinstance(data, dict):
-        raise ValueError("not a bus message")
-    kind = _KINDS.get(data.pop("k", None))
-    if kind is None:
-        raise ValueError("not a bus message")
-    if kind is Request:
-        data["caller"] = Caller(**data["caller"])
-    names = {f.name for f in fields(kind)}
-    return kind(**{k: v for k, v in data.items() if k in names})
+    try:
+        at = raw.index(b"\n")
+        head = json.loads(raw[:at])
+        kind = _KINDS[head[0]]
+        codec = _CODECS[kind][1]
+        if len(head) != len(codec) + 1:
+            raise ValueError("fields missing or too many")
+        values: list[Any] = []
+        at += 1
+        for (_, how), value in zip(codec, head[1:], strict=True):
+            if how == _JSON:
+                values.append(value)
+            elif how == _TEXT:
+                if value == -1:
+                    values.append(None)
+                    continue
+                values.append(_text(raw, at, value))
+                at += value
+            elif how == _TEXTS:
+                texts = []
+                for size in value:
+                    texts.append(_text(raw, at, size))
+                    at += size
+                values.append(texts)
+            else:
+                gateway, conn, player, account = value
+                values.append(Caller(gateway, conn, player, account))
+        if at != len(raw):
+            raise ValueError("bytes left over")
+        return kind(*values)
+    except ValueError:
+        raise
+    except (LookupError, TypeError) as e:
+        raise ValueError(f"not a bus message ({type(e).__name__})") from None
+
+
+def _text(raw: bytes, at: int, size: Any) -> str:
+    if type(size) is not int or size < 0 or at + size > len(raw):
+        raise ValueError("a text's length does not fit")
+    return raw[at:at + size].decode()

@@ -40,10 +40,10 @@ async def _read(database: str, schema: str | None, nats_url: str) -> dict[str, A
         await store.close()
     nats_ok, nats_error = True, None
     try:
-        import nats
+        from pokerroom.bus.natsclient import NatsClient
 
-        client = await nats.connect(nats_url, connect_timeout=2, max_reconnect_attempts=0,
-                                    allow_reconnect=False)
+        client = NatsClient(nats_url, "pokerroom status")
+        await client.connect(timeout=2)
         await client.flush(timeout=2)
         await client.close()
     except Exception as e:
