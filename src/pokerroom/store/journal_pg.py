@@ -62,13 +62,18 @@ _LEDGER = (  # a ledger transaction's rows, in order (their ids rise as SQLAlche
 # A fence refused fails the transaction (check_fences): no hand is inserted then (no id of
 # the hands' sequence spent, as on the other paths, which check the fences first).
 _STARTS = (
+    # the lease rows locked first, in the tables' order (as renewals lock them: leases.py),
+    # before the update below touches any: two orders of the same rows would deadlock
+    "locked AS MATERIALIZED (SELECT table_name FROM table_leases WHERE table_name = ANY({}::text[]) "
+    "ORDER BY table_name FOR UPDATE), "
     "fenced AS (UPDATE table_leases AS l SET "
     "last_hand = CASE WHEN f.hand THEN f.number ELSE l.last_hand END, "
     "memory = CASE WHEN f.hand THEN f.memory ELSE l.memory END "
     "FROM unnest({}::text[], {}::text[], {}::int8[], {}::bool[], {}::int4[], {}::text[]) "
     "AS f(table_name, owner, epoch, hand, number, memory) "
     "WHERE l.table_name = f.table_name AND l.owner = f.owner AND l.epoch = f.epoch "
-    "AND (NOT f.hand OR l.last_hand < f.number) RETURNING f.table_name, f.owner, f.epoch), "
+    "AND (NOT f.hand OR l.last_hand < f.number) AND (SELECT count(*) FROM locked) >= 0 "
+    "RETURNING f.table_name, f.owner, f.epoch), "
     "new AS (INSERT INTO hands (table_name, number, game, status, started_at, commitment) "
     "SELECT t, n, g, 'playing', s, c "
     "FROM unnest({}::text[], {}::int4[], {}::text[], {}::float8[], {}::text[]) "
@@ -205,6 +210,7 @@ async def _write_pg(ops: Sequence[Op], db: Any) -> list[Any]:
                 accounts.append(account)
                 seats.append(seat)
         values = [
+            [fence[0] for fence in fences],
             *((list(column) for column in zip(*fences, strict=True)) if fences else ([],) * 6),
             [op.table for op in new], [op.number for op in new], [op.game for op in new],
             [op.at for op in new], [op.commitment for op in new], len(fences),

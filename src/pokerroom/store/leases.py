@@ -94,6 +94,12 @@ class Leases(Database):
         it still holds (a table missing was claimed by another)."""
         sql = (f"UPDATE table_leases SET expires_at = {self._now()} + :ttl WHERE owner = :w "
                "RETURNING table_name, epoch")
+        if not self.sqlite:  # the rows locked in the tables' order, as the journal's fences lock them
+            sql = ("WITH locked AS MATERIALIZED (SELECT table_name FROM table_leases WHERE owner = :w "
+                   "ORDER BY table_name FOR UPDATE) "
+                   f"UPDATE table_leases SET expires_at = {self._now()} + :ttl FROM locked "
+                   "WHERE table_leases.table_name = locked.table_name AND table_leases.owner = :w "
+                   "RETURNING table_leases.table_name, table_leases.epoch")
         async with self._writing() as conn:
             rows = (await conn.execute(text(sql), {"w": worker, "ttl": ttl})).all()
         return {str(r[0]): int(r[1]) for r in rows}
