@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import pokerroom.store.journal as journal_module
-from pokerroom.store import Fence, Store
+from pokerroom.store import Store
+from tests.server.helpers.store import claim_tables
 
 TABLES = 700
 SECONDS = 4.0
@@ -31,12 +32,7 @@ async def _scenario(url: str, schema: str | None, errors: list[str]) -> tuple[in
     try:
         await store.migrate()
         names = [f"T{i:03}" for i in range(TABLES)]
-        await store.declare_tables(names)
-        fences = {}
-        for name in names:
-            claim = await store.claim("w1", name, 3600)
-            assert claim is not None
-            fences[name] = Fence(name, "w1", claim.epoch)
+        fences = await claim_tables(store, names, "w1")
         rng = random.Random(7)
         stop = time.monotonic() + SECONDS
         renewals = batches = 0

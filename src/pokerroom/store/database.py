@@ -27,6 +27,17 @@ from pokerroom.store.faults import Faults
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _T = TypeVar("_T")
 
+# The journal's connection plans its statements as index lookups, whatever the planner
+# thinks of the tables' sizes: each statement writes a handful of rows by their keys
+# (journal_pg.py), but its plan is cached when the connection first runs it, often while
+# the tables are small, and a plan that scans a whole table (hands, hand_players, seats)
+# then reads all the room's history for every batch: measured on the cluster at 700
+# tables, 350,000 rows read a second and 0.1 core of PostgreSQL per worker, growing with
+# the history. The connection is the journal's alone (Database._writing_pg); the pool
+# closes it with the store.
+_JOURNAL_PLANS = ("SELECT set_config('enable_seqscan', 'off', false), "
+                  "set_config('enable_hashjoin', 'off', false), set_config('enable_mergejoin', 'off', false)")
+
 
 class StoreError(Exception):
     """A storage operation the rules refuse (``code`` for machines)."""
@@ -173,6 +184,8 @@ class Database:
             kept = self._pg_conn
             if kept is None or kept.closed or kept.invalidated:
                 kept = self._pg_conn = await self.engine.connect()
+                async with kept.begin():  # for the life of this connection: see _JOURNAL_PLANS
+                    await kept.exec_driver_sql(_JOURNAL_PLANS)
             driver: Any = None
             try:
                 async with kept.begin():

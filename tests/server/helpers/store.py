@@ -9,10 +9,21 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from pokerroom.store import Store, balance_book, table_book
+from pokerroom.store import Fence, Store, balance_book, table_book
 from pokerroom.store.schema import accounts, ledger, seats
 
 Database = tuple[str, str | None]
+
+
+async def claim_tables(store: Store, names: list[str], worker: str) -> dict[str, Fence]:
+    """``names`` declared and claimed by ``worker`` for an hour: each table's fence."""
+    await store.declare_tables(names)
+    fences = {}
+    for name in names:
+        claim = await store.claim(worker, name, 3600)
+        assert claim is not None
+        fences[name] = Fence(name, worker, claim.epoch)
+    return fences
 
 
 def with_store(database: Database, body: Callable[[Store], Awaitable[None]]) -> None:
