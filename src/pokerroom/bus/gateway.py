@@ -117,6 +117,7 @@ class Router:
         self._tables: dict[str, _Table] = {}
         self._players: dict[int, _Player] = {}
         self._rows: dict[str, p.LobbyRow] = {}
+        self._rows_data: dict[str, Any] = {}  # each line as it came, to see what a full round changed
         self._lobby: set[Client] = set()
         self._lobby_dirty = asyncio.Event()
         self._lobby_task: asyncio.Task[None] | None = None
@@ -415,15 +416,23 @@ class Router:
     # ------------------------------------------------------------------ the lobby
 
     def _on_lobby(self, message: LobbyRows) -> None:
+        changed = False
         for name in message.gone:
-            self._rows.pop(name, None)
+            changed |= self._rows.pop(name, None) is not None
+            self._rows_data.pop(name, None)
         for data in message.rows:
+            known = self._rows_data.get(str(data.get("name"))) if type(data) is dict else None
+            if known is not None and known == data:
+                continue  # as it was (a worker's full round): nothing to validate or push
             try:
                 row = p.LobbyRow.model_validate(data)
             except ValidationError:
                 continue
             self._rows[row.name] = row
-        self._lobby_dirty.set()
+            self._rows_data[row.name] = data
+            changed = True
+        if changed:
+            self._lobby_dirty.set()
 
     def lobby(self) -> list[p.LobbyRow]:
         """Every table's lobby line."""

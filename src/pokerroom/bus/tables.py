@@ -179,7 +179,7 @@ class TableHost:
     # ------------------------------------------------------------------ the lobby
 
     def lobby_rows(self, names: set[str] | None = None) -> LobbyRows:
-        rows = [r.summary().model_dump(mode="json") for n, r in self.runners.items()
+        rows = [r.summary_data() for n, r in self.runners.items()
                 if names is None or n in names]
         return LobbyRows(self.worker, rows)
 

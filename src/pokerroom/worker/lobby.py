@@ -21,8 +21,9 @@ HOUR = 3600.0
 
 
 class LobbyLine:
-    """Made again only after the table changed (``changed``), or a minute on for the
-    hands per hour: the lobby asks for every table each second."""
+    """Made again only after the table changed what its line shows (``changed``: seats,
+    a hand begun or ended, the game, the waiting list), or a minute on for the hands per
+    hour: the lobby asks for every table each second."""
 
     def __init__(self, config: TableConfig) -> None:
         self.config = config
@@ -30,6 +31,7 @@ class LobbyLine:
         self._since: float | None = None  # when the table began to deal (after an idle hour: again)
         self._pots: deque[int] = deque(maxlen=50)
         self._line: p.LobbyRow | None = None  # the line, while it holds
+        self._data: dict[str, object] | None = None  # and as JSON data, once asked
         self._at = 0.0
 
     def hand_finished(self, pot: int, started_at: float) -> None:
@@ -48,7 +50,14 @@ class LobbyLine:
         return round(recent * HOUR / window)
 
     def changed(self) -> None:
-        self._line = None
+        self._line = self._data = None
+
+    def data(self, table: Table) -> dict[str, object]:
+        """The line as JSON data (what the bus carries), made again with the line."""
+        line = self.of(table)
+        if self._data is None:
+            self._data = line.model_dump(mode="json")
+        return self._data
 
     def of(self, table: Table) -> p.LobbyRow:
         now = time.time()
@@ -57,6 +66,7 @@ class LobbyLine:
         config = self.config
         now_game, next_game, left = table.schedule()
         self._at = now
+        self._data = None
         self._line = p.LobbyRow.model_validate({
             "name": config.name,
             "game": now_game,

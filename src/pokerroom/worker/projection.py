@@ -35,7 +35,7 @@ class Batch:
     everyone: str
     own: dict[str, str]  # owner -> his text, where it differs
     turn_started: bool  # a player's clock began: he gets his ``your_turn``
-    lobby_changed: bool  # seats or hands changed the table's lobby line
+    lobby_changed: bool  # seats, hands, the game or the waiting list changed the table's lobby line
 
 
 @dataclass(slots=True)
@@ -115,6 +115,7 @@ class Stream:
             if kind is TurnStarted:
                 turn_started = True
             elif kind is HandStarted or kind is GameChanged:
+                lobby_changed = True  # the hand's number, the game
                 # the game as data for clients (protocol 3)
                 e = with_game_info(cast(HandStarted | GameChanged, e), table.config)
                 if kind is HandStarted and table.plan is not None:

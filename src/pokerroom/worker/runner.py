@@ -170,6 +170,10 @@ class TableRunner:
         """The table's lobby line (lobby.py)."""
         return self.lobby.of(self.table)
 
+    def summary_data(self) -> dict[str, object]:
+        """The table's lobby line as JSON data."""
+        return self.lobby.data(self.table)
+
     # ------------------------------------------------------------------ the task
 
     async def run(self) -> None:
@@ -387,8 +391,8 @@ class TableRunner:
         newcomer = self._newcomer
         if newcomer is not None and newcomer.key in self.watchers:
             self._to_newcomer(newcomer, everyone, parts)
-        self.lobby.changed()  # the lobby line is made again (after the store's wait, if any)
-        if batch.lobby_changed:
+        if batch.lobby_changed:  # the lobby line is made again (after the store's wait, if any)
+            self.lobby.changed()
             self.outlet.lobby_changed(self.name)
 
     async def _commit(self, events: Sequence[Published]) -> list[Published]:
