@@ -34,6 +34,7 @@ from pokerroom.protocol import (
     SitIn,
     Snapshot,
     Subscribe,
+    TableMoving,
     TableResumed,
     TopUp,
     YourTurn,
@@ -44,7 +45,8 @@ PACE = 0.06  # seconds between two messages of one bot
 
 @dataclass
 class Tally:
-    """What a crowd of bots saw: hands finished per table, actions sent, errors."""
+    """What a crowd of bots saw: hands finished per table, actions sent, errors (by code;
+    'table_moving': a command held while its table was between owners)."""
 
     hands: dict[str, set[int]] = field(default_factory=dict)
     actions: int = 0
@@ -221,6 +223,8 @@ class Bot:
             # a paused table refused what it was sent meanwhile (a seat taken, say): look again
             self.seat = None
             self.send(Subscribe(type="subscribe", table=self.table))
+        elif isinstance(m, TableMoving):  # its command waits for the table's next owner
+            self.tally.error("table_moving")
         elif isinstance(m, Error):
             self.tally.error(m.code)
             if m.code in ("seat_taken", "already_seated") and self.seat is not None:

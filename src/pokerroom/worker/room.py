@@ -83,6 +83,7 @@ class Worker:
         self.runners: dict[str, TableRunner] = {}
         self._valid_until = 0.0  # by time.monotonic(): when its leases end, as far as it knows
         self._task: asyncio.Task[None] | None = None
+        self._room_task: asyncio.Task[None] | None = None
         self.stopping = False
 
     def lease_ok(self) -> bool:
@@ -99,17 +100,30 @@ class Worker:
         await self._read_protections()
         while await self._round():  # its share claimed (or all it can) before it serves
             pass
-        self._task = asyncio.get_running_loop().create_task(self._leases(), name=f"leases of {self.name}")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._leases(), name=f"leases of {self.name}")
+        self._room_task = loop.create_task(self._room(), name=f"room of {self.name}")
 
     async def _leases(self) -> None:
+        """Renewals on their own: nothing else the worker reads or writes may delay them (a
+        burst of thousands sitting down kept the database's reads of the other loop waiting
+        for seconds, and the room's tables refused every command as moving meanwhile)."""
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
                 await self._round()
-                await self._read_protections()
-                await self._templates()
             except Exception as e:  # the database is away: the leases run out by our own clock
                 log.warning("worker %s: renewing leases failed: %r", self.name, e)
+
+    async def _room(self) -> None:
+        """The others' protections and the templates' tables, beside the renewals."""
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await self._read_protections()
+                await self._templates()
+            except Exception as e:
+                log.warning("worker %s: reading the room failed: %r", self.name, e)
 
     async def _read_protections(self) -> None:
         """The protections (D7) given at any worker's tables since the last reading: the
@@ -277,8 +291,9 @@ class Worker:
             deadline = time.monotonic() + self.drain
             while time.monotonic() < deadline and any(r.table.phase != IDLE for r in self.runners.values()):
                 await asyncio.sleep(0.1)
-        task, self._task = self._task, None
-        await cancel(task)
+        for task in (self._task, self._room_task):
+            await cancel(task)
+        self._task = self._room_task = None
         for name, runner in list(self.runners.items()):
             epoch = runner.epoch
             await runner.close()
