@@ -160,6 +160,7 @@ table_leases = Table(
     # it was closed again (its row kept: its hand numbers go on if it opens again)
     Column("template", String(64), nullable=True),
     Column("closed", Boolean, nullable=False, server_default=false()),
+    Index("table_leases_owner", "owner"),  # migration 0011: a worker's renewal finds its rows
 )
 
 # Issue 18: the workers alive (``seen_at`` by the database's clock, renewed with their
