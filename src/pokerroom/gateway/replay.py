@@ -50,7 +50,7 @@ from pokerroom.core.structures import Game
 from pokerroom.gateway.auth import AuthError, session_token
 from pokerroom.histories import HistoryError
 from pokerroom.histories.snapshot import restore
-from pokerroom.histories.stored import _stored_reveals
+from pokerroom.histories.stored import stored_reveals
 from pokerroom.table.config import game_info, game_label
 from pokerroom.table.record import FinishedHand, to_seats
 from pokerroom.wire import event_json, jsonable
@@ -230,7 +230,7 @@ def stored_steps(history: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
         seats = [p["seat"] for p in history["players"]]
         names = [p["name"] for p in history["players"]]
         me = seats.index(seat)
-        reveals = _stored_reveals(history, seats) or {}
+        reveals = stored_reveals(history, seats) or {}
         return steps_of(hand, seats=seats, names=names, viewer=me, always=lambda p, c: p == me,
                         table=history["table"], number=history["number"], max_seats=private["max_seats"],
                         button=private["button_seat"], reveals=reveals)

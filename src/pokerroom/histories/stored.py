@@ -52,7 +52,7 @@ def full_history(text: str, deck: str, hand_id: int) -> str:
         seats = tuple(p["seat"] for p in players)
         record = record_json(record_hand(
             history["number"], private["game"], private["button_seat"], restore(private["hand"]),
-            seats, tuple(p["name"] for p in players), reveals=_stored_reveals(history, seats),
+            seats, tuple(p["name"] for p in players), reveals=stored_reveals(history, seats),
         ))
         full: dict[str, Any] = {}
         for key, value in history.items():
@@ -68,7 +68,7 @@ def full_history(text: str, deck: str, hand_id: int) -> str:
         return json.dumps(full)
 
 
-def _stored_reveals(history: Mapping[str, Any], seats: Sequence[int]) -> dict[int, tuple[Card, ...]] | None:
+def stored_reveals(history: Mapping[str, Any], seats: Sequence[int]) -> dict[int, tuple[Card, ...]] | None:
     """A stored history's shows after the hand (D12), ``"reveals": {"<seat>": ["Ah"]}``, by
     player index; None when it has none."""
     stored = history.get("reveals")
@@ -100,7 +100,7 @@ def stored_text(history: Mapping[str, Any], seat: int | None, kind: str) -> str:
             raise HistoryError(f"seat {seat!r} did not play this hand")
         viewer = None if seat is None else seats.index(seat)
         hand = restore(private["hand"])
-        reveals = _stored_reveals(history, seats)
+        reveals = stored_reveals(history, seats)
         if kind == "phh":
             return to_phh(hand, names=names, seats=seats, table=history["table"], number=hand_id,
                           viewer=viewer, started_at=history["started_at"], reveals=reveals)
