@@ -221,8 +221,10 @@ class Worker:
                 continue
             epoch = runner.epoch
             await runner.close()
-            self._drop(name, quiet=True)
             self._empty_since.pop(name, None)
+            if self.runners.get(name) is not runner:  # lost or handed over meanwhile: not ours to close
+                continue
+            self._drop(name, quiet=True)
             if await self.store.close_table(self.name, name, epoch):
                 self.host.closed(name)
                 closed.append(name)
@@ -244,7 +246,11 @@ class Worker:
                         claim.epoch, [n for _, n in claim.voided])
 
     def _drop(self, name: str, quiet: bool = False) -> None:
-        runner = self.runners.pop(name)
+        """Stop serving ``name`` (once: the renewals' task and the room's may both let a
+        table go, each after an await)."""
+        runner = self.runners.pop(name, None)
+        if runner is None:
+            return
         runner._lose(quiet)
         self.host.detach(name)
         if runner.task is not None:
@@ -277,6 +283,8 @@ class Worker:
             if runner.clock.draining and runner.table.phase == IDLE and runner.paused is None:
                 epoch = runner.epoch
                 await runner.close()  # its last hand's result written first
+                if self.runners.get(name) is not runner:  # closed as surplus, or lost, meanwhile
+                    continue
                 self._drop(name, quiet=True)
                 await self.store.release(self.name, name, epoch)
                 log.info("worker %s: handed table %s over (epoch %s)", self.name, name, epoch)
