@@ -23,8 +23,8 @@ from pokerroom.worker.events import ChatLine, Published
 from pokerroom.worker.viewer import PlayerPart
 
 _CORE_EVENTS = "pokerroom.core.events"  # the module of events that may be private (audience)
-# the events that change a lobby line
-_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandFinished", "WaitingChanged"})
+# the events that change a lobby line: its seats, its hand's number, its game, its waiting list
+_LOBBY_EVENTS = frozenset({"Seated", "Left", "HandStarted", "HandFinished", "GameChanged", "WaitingChanged"})
 
 
 @dataclass(slots=True)
@@ -115,12 +115,11 @@ class Stream:
             if kind is TurnStarted:
                 turn_started = True
             elif kind is HandStarted or kind is GameChanged:
-                lobby_changed = True  # the hand's number, the game
                 # the game as data for clients (protocol 3)
                 e = with_game_info(cast(HandStarted | GameChanged, e), table.config)
                 if kind is HandStarted and table.plan is not None:
                     dealt = self._dealt_to = dict(zip(table.plan.seats, table.hand_players, strict=True))
-            elif kind.__name__ in _LOBBY_EVENTS:
+            if kind.__name__ in _LOBBY_EVENTS:
                 lobby_changed = True
             who = audience(cast(Event, e)) if kind.__module__ == _CORE_EVENTS else None
             if who is None:
