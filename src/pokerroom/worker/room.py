@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from pokerroom.config import RoomConfig, TemplateConfig
@@ -100,30 +101,26 @@ class Worker:
         await self._read_protections()
         while await self._round():  # its share claimed (or all it can) before it serves
             pass
+        # renewals in a task of their own: nothing else the worker reads or writes may delay
+        # them (a burst of thousands sitting down kept the database's reading of the
+        # protections waiting for seconds, and the room's tables refused every command as
+        # moving meanwhile); the others' protections and the templates' tables beside them
         loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._leases(), name=f"leases of {self.name}")
-        self._room_task = loop.create_task(self._room(), name=f"room of {self.name}")
+        self._task = loop.create_task(self._every("renewing leases", self._round),
+                                      name=f"leases of {self.name}")
+        room = self._every("reading the room", self._read_protections, self._templates)
+        self._room_task = loop.create_task(room, name=f"room of {self.name}")
 
-    async def _leases(self) -> None:
-        """Renewals on their own: nothing else the worker reads or writes may delay them (a
-        burst of thousands sitting down kept the database's reads of the other loop waiting
-        for seconds, and the room's tables refused every command as moving meanwhile)."""
+    async def _every(self, what: str, *steps: Callable[[], Awaitable[object]]) -> None:
+        """``steps`` in turn every ``RENEW_EVERY`` seconds; a failure (the database away) is
+        logged and tried again next time (leases not renewed run out by our own clock)."""
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
-                await self._round()
-            except Exception as e:  # the database is away: the leases run out by our own clock
-                log.warning("worker %s: renewing leases failed: %r", self.name, e)
-
-    async def _room(self) -> None:
-        """The others' protections and the templates' tables, beside the renewals."""
-        while True:
-            await asyncio.sleep(RENEW_EVERY)
-            try:
-                await self._read_protections()
-                await self._templates()
+                for step in steps:
+                    await step()
             except Exception as e:
-                log.warning("worker %s: reading the room failed: %r", self.name, e)
+                log.warning("worker %s: %s failed: %r", self.name, what, e)
 
     async def _read_protections(self) -> None:
         """The protections (D7) given at any worker's tables since the last reading: the
@@ -222,9 +219,8 @@ class Worker:
             epoch = runner.epoch
             await runner.close()
             self._empty_since.pop(name, None)
-            if self.runners.get(name) is not runner:  # lost or handed over meanwhile: not ours to close
+            if not self._drop(name, quiet=True, only=runner):  # lost or handed over meanwhile
                 continue
-            self._drop(name, quiet=True)
             if await self.store.close_table(self.name, name, epoch):
                 self.host.closed(name)
                 closed.append(name)
@@ -245,17 +241,20 @@ class Worker:
             log.warning("worker %s: took table %s over (epoch %s); voided hand(s) %s", self.name, claim.table,
                         claim.epoch, [n for _, n in claim.voided])
 
-    def _drop(self, name: str, quiet: bool = False) -> None:
-        """Stop serving ``name`` (once: the renewals' task and the room's may both let a
-        table go, each after an await)."""
-        runner = self.runners.pop(name, None)
-        if runner is None:
-            return
+    def _drop(self, name: str, quiet: bool = False, only: TableRunner | None = None) -> bool:
+        """Stop serving ``name``, if it is still served (by ``only``, when given): the
+        renewals' task and the room's may both let a table go, each after an await. Whether
+        it was dropped now."""
+        runner = self.runners.get(name)
+        if runner is None or (only is not None and runner is not only):
+            return False
+        del self.runners[name]
         runner._lose(quiet)
         self.host.detach(name)
         if runner.task is not None:
             runner.task.cancel()
         runner.refuse_queued()
+        return True
 
     def _mark_leaving(self, excess: int) -> None:
         """Mark ``excess`` tables to be handed over (idle ones first): they deal no new hand
@@ -283,9 +282,8 @@ class Worker:
             if runner.clock.draining and runner.table.phase == IDLE and runner.paused is None:
                 epoch = runner.epoch
                 await runner.close()  # its last hand's result written first
-                if self.runners.get(name) is not runner:  # closed as surplus, or lost, meanwhile
+                if not self._drop(name, quiet=True, only=runner):  # closed as surplus, or lost, meanwhile
                     continue
-                self._drop(name, quiet=True)
                 await self.store.release(self.name, name, epoch)
                 log.info("worker %s: handed table %s over (epoch %s)", self.name, name, epoch)
 
