@@ -11,23 +11,16 @@ thousands, and PostgreSQL's own count of sequential scans of those tables meanwh
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
 from pokerroom.store import Store
-from tests.server.helpers.store import claim_tables
+from tests.server.helpers.store import claim_tables, seq_scans
 
 TABLES = 40
 HISTORY = 60  # hands a table before the measured ones: 2,400 in all
 MEASURED = 10
 WATCHED = ("hands", "hand_players", "seats")
-
-
-async def _scans(admin: Any, schema: str) -> dict[str, int]:
-    rows = await admin.fetch("SELECT relname, seq_scan FROM pg_stat_user_tables WHERE schemaname = $1",
-                             schema)
-    return {r["relname"]: r["seq_scan"] for r in rows if r["relname"] in WATCHED}
 
 
 async def _scenario(url: str, schema: str) -> tuple[dict[str, int], int]:
@@ -60,16 +53,12 @@ async def _scenario(url: str, schema: str) -> tuple[dict[str, int], int]:
         # the history, in big batches (every table at once)
         await asyncio.gather(*(play(i, name, 1, HISTORY, 0.0) for i, name in enumerate(names)))
         await admin.execute("ANALYZE")
-        await asyncio.sleep(1.2)  # the counters are flushed about once a second
-        await admin.execute("SELECT pg_stat_clear_snapshot()")
-        before = await _scans(admin, schema)
+        before = await seq_scans(admin, schema)
         # then hands of a few tables at a time, in small batches, as a room plays them
         few = enumerate(names[:4])
         await asyncio.gather(*(play(i, name, HISTORY + 1, MEASURED, 0.02) for i, name in few))
         await store.close()  # its connections end: their counts are flushed
-        await asyncio.sleep(0.5)
-        await admin.execute("SELECT pg_stat_clear_snapshot()")
-        after = await _scans(admin, schema)
+        after = await seq_scans(admin, schema)
         written = await admin.fetchval(f"SELECT count(*) FROM \"{schema}\".hands WHERE status = 'complete'")
         return {t: after[t] - before[t] for t in WATCHED}, int(written)
     finally:

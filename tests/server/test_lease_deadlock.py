@@ -17,11 +17,12 @@ import random
 import time
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 import pokerroom.store.journal as journal_module
 from pokerroom.store import Store
-from tests.server.helpers.store import claim_tables
+from tests.server.helpers.store import claim_tables, seq_scans
 
 TABLES = 700
 SECONDS = 4.0
@@ -83,8 +84,6 @@ def test_renewals_and_the_journal_never_deadlock(
 
 
 async def _renewal_scans(url: str, schema: str) -> tuple[int, int]:
-    import asyncpg  # type: ignore[import-untyped]
-
     store = Store(url, schema)
     admin = await asyncpg.connect(url)
     try:
@@ -93,21 +92,13 @@ async def _renewal_scans(url: str, schema: str) -> tuple[int, int]:
         await store.declare_tables(others)
         mine = await claim_tables(store, [f"M{i}" for i in range(10)], "w1")
         await admin.execute(f'ANALYZE "{schema}".table_leases')
-
-        async def scans() -> int:
-            await asyncio.sleep(1.2)  # the counters are flushed about once a second
-            await admin.execute("SELECT pg_stat_clear_snapshot()")
-            return int(await admin.fetchval(
-                "SELECT seq_scan FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'table_leases'",
-                schema))
-
         await store.close()  # its connections' counts flushed as they end
-        before = await scans()
+        before = (await seq_scans(admin, schema))["table_leases"]
         store = Store(url, schema)  # the worker's store, as it runs
         for _ in range(20):
             assert await store.renew("w1", 3600) == {name: fence.epoch for name, fence in mine.items()}
         await store.close()
-        return before, await scans()
+        return before, (await seq_scans(admin, schema))["table_leases"]
     finally:
         await store.close()
         await admin.close()

@@ -26,6 +26,17 @@ async def claim_tables(store: Store, names: list[str], worker: str) -> dict[str,
     return fences
 
 
+async def seq_scans(admin: Any, schema: str) -> dict[str, int]:
+    """PostgreSQL's count of whole-table reads of each table of ``schema`` (``admin``: an
+    asyncpg connection), once the counters are flushed: about once a second, and as a
+    connection ends."""
+    await asyncio.sleep(1.2)
+    await admin.execute("SELECT pg_stat_clear_snapshot()")
+    rows = await admin.fetch("SELECT relname, seq_scan FROM pg_stat_user_tables WHERE schemaname = $1",
+                             schema)
+    return {r["relname"]: int(r["seq_scan"]) for r in rows}
+
+
 def with_store(database: Database, body: Callable[[Store], Awaitable[None]]) -> None:
     """Run ``body`` on a migrated Store of the test's database (a fresh event loop)."""
 
