@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import time
 
@@ -20,7 +21,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 from pokerroom.bots import Tally, crowd
-from pokerroom.worker.eventlog import REPLAY_COST, Entry, EventLog
+from pokerroom.worker.eventlog import REPLAY_COST, EventLog
 from pokerroom.worker.runner import CHAT_LINES
 from tests.server.helpers import Client, Server, run
 
@@ -134,11 +135,29 @@ def test_chat_keeps_out_of_the_events_reconnect_window() -> None:
     dropped chat is refused whole (a snapshot instead), never given with holes."""
     log = EventLog(size=10, chat_size=3)
     for version in range(1, 9):
-        log.add(Entry(version, f"e{version}"))
+        log.add(version, f"e{version}")
     for version in range(9, 19):
-        log.add(Entry(version, f"c{version}"), chat=True)
-    log.add(Entry(19, "e19", owner="ann", private="e19-ann"))
+        log.add(version, f"c{version}", chat=True)
+    log.add(19, "e19", owner="ann", private="e19-ann")
     assert log.covers(15) and not log.covers(14)  # chat 9 .. 15 dropped
     assert log.since(15, "bob") == ["c16", "c17", "c18", "e19"]
     assert log.since(15, "ann") == ["c16", "c17", "c18", "e19-ann"]
     assert 1 / REPLAY_COST >= 20  # a reconnect's replay costs a little of the budget
+
+
+def test_a_full_reconnect_log_holds_nothing_the_garbage_collector_walks() -> None:
+    """A room's logs hold about a million entries (1,500 per table). Kept as an object
+    each, they were most of what survived each young collection while the logs filled,
+    and a collection over them stopped the room's event loop for 100-200 ms every 10-20 s
+    at 1,000 tables (docs/scaling.md). Now a log is numbers and strings only."""
+    log = EventLog()
+    texts = [f"e{version}" for version in range(1, 4001)]
+    gc.collect()
+    before = len(gc.get_objects())
+    for version, text in enumerate(texts, 1):
+        mine = version % 3 == 0  # every third event a hole card, with its owner's text
+        log.add(version, text, owner="ann" if mine else None, private=text + "-ann" if mine else None)
+    gc.collect()
+    assert len(log) == 1500  # full: every add now drops the oldest entry
+    assert len(gc.get_objects()) - before < 20
+    assert log.since(len(texts) - 3, "ann") == [texts[-3], texts[-2] + "-ann", texts[-1]]

@@ -18,7 +18,7 @@ from pokerroom.table import Table
 from pokerroom.table.events import GameChanged, HandStarted, TurnStarted
 from pokerroom.table.view import TurnView, table_view, with_game_info
 from pokerroom.wire import event_item, events_text, jsonable, view_model, your_turn_text
-from pokerroom.worker.eventlog import NOBODY, Entry, EventLog
+from pokerroom.worker.eventlog import NOBODY, EventLog
 from pokerroom.worker.events import ChatLine, Published
 from pokerroom.worker.viewer import PlayerPart
 
@@ -124,7 +124,7 @@ class Stream:
             who = audience(cast(Event, e)) if kind.__module__ == _CORE_EVENTS else None
             if who is None:
                 item = event_item(version, e)
-                log.add(Entry(version, item), chat=kind is ChatLine)
+                log.add(version, item, chat=kind is ChatLine)
                 public.append(item)
                 for items in own.values():
                     items.append(item)
@@ -134,7 +134,7 @@ class Stream:
             owner = dealt.get(who) or (table.seats[who].player if who in table.seats else None)
             hidden, mine = event_item(version, redact(cast(Event, e))), event_item(version, e)
             # a seat left empty: nobody may see the card
-            log.add(Entry(version, hidden, NOBODY if owner is None else owner, mine))
+            log.add(version, hidden, NOBODY if owner is None else owner, mine)
             for player, items in own.items():
                 items.append(hidden if player != owner else mine)
             if owner is not None and owner not in own:
