@@ -11,6 +11,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from pokerroom.core.cards import seeded_deck
 from pokerroom.core.events import HandEnded
 from pokerroom.core.hand import Hand
@@ -28,6 +30,7 @@ from pokerroom.store.stats import (
     count_hand,
     figures_of,
 )
+from pokerroom.store.stats import fold as fold_module
 from pokerroom.table.config import game_label
 from tests.server.helpers import Database, with_store
 
@@ -233,6 +236,44 @@ def test_the_fold_counts_each_hand_once_as_it_comes(database: Database) -> None:
         assert (await other.graph(cyd)).hands == 15
 
     with_store(database, body)
+
+
+def test_the_periodic_folds_of_several_gateways_count_each_hand_once(
+        pg_database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every gateway folds every 5 s; gateways started together fold at the same moments.
+    Each read and counted the same new hands and all but one threw the batch away at the
+    cursor (3 gateways here: 70 hands counted for 30, before). Now one folds at a time:
+    each hand is read and counted once, and the others skip their turn."""
+    counted: list[int] = []
+    real = fold_module.count_hand
+
+    def counting(history: Any) -> Any:
+        counted.append(1)
+        return real(history)
+
+    monkeypatch.setattr(fold_module, "count_hand", counting)
+
+    async def body(store: Store) -> None:
+        ann, bob = [(await store.create_account(n, "h", 1_000)).id for n in ("Ann", "Bob")]
+        for a, s in ((ann, 1), (bob, 3)):
+            await store.buy_in("NL", s, a, 100)
+        players = [(ann, 1), (bob, 3)]
+        walk = played(NL, [100, 100], [("fold", None)])
+        for number in range(1, 31):
+            await store_hand(store, "NL", number, NL, players, walk)
+        gateways = [Store(*pg_database) for _ in range(3)]
+        try:
+            folds = await asyncio.gather(*(PlayerStats(g, batch=10).fold_unless_busy(2.0) for g in gateways))
+            assert folds.count(30) == 1 and all(n in (None, 0) for n in folds if n != 30)  # one folded
+            assert len(counted) == 30
+            (row,) = await PlayerStats(store).counters(bob)
+            assert row.hands == 30
+            assert await PlayerStats(gateways[0]).fold_unless_busy() == 0  # the lock went with its fold
+        finally:
+            for g in gateways:
+                await g.close()
+
+    with_store(pg_database, body)
 
 
 def test_a_void_hand_and_a_skipped_id_are_let_go(database: Database) -> None:

@@ -82,7 +82,7 @@ def register(app: FastAPI, state: dict[str, Any]) -> None:
         while True:
             await asyncio.sleep(FOLD_EVERY)
             try:
-                await stats().fold(budget=FOLD_BUDGET)
+                await stats().fold_unless_busy(budget=FOLD_BUDGET)  # one gateway at a time
             except Exception as e:  # tried again next turn
                 log.warning("statistics: the periodic fold failed (%s)", e)
 
