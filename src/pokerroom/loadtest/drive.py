@@ -112,7 +112,7 @@ async def drive(
                 show_progress(f"warming up, {tally.total_hands} hands, {tally.actions} actions")
             await asyncio.sleep(0.5)
         rss_after = _rss(fronts)
-        hands0, actions0 = tally.total_hands, tally.actions
+        hands0, actions0, errors0 = tally.total_hands, tally.actions, dict(tally.errors)
         meter.latencies.clear()
         meter.measuring = True
         measured = await parts() if parts is not None else {"server": fronts} if fronts else {}
@@ -133,6 +133,8 @@ async def drive(
         server_cpu = sum(parts_cpu.values()) if parts_cpu else None
         client_cpu = (time.process_time() - cpu0[1]) / elapsed
         hands, actions = tally.total_hands - hands0, tally.actions - actions0
+        errors_measured = {code: n - errors0.get(code, 0) for code, n in tally.errors.items()
+                           if n > errors0.get(code, 0)}
         latencies = list(meter.latencies)
         failed = sum(t.done() for t in tasks)
     except BaseException:
@@ -152,7 +154,8 @@ async def drive(
         hands_per_s=hands / elapsed, actions_per_s=actions / elapsed, latency_samples=len(latencies),
         p50_ms=1000 * percentile(latencies, 0.5), p99_ms=1000 * percentile(latencies, 0.99),
         max_ms=1000 * max(latencies, default=0.0), rss_before_kib=rss_before, rss_after_kib=rss_after,
-        kib_per_connection=per_conn, errors=dict(tally.errors), unmatched_acted=meter.unmatched,
+        kib_per_connection=per_conn, errors=dict(tally.errors), errors_measured=errors_measured,
+        unmatched_acted=meter.unmatched,
         failed_bots=failed, server_cpu=server_cpu, client_cpu=client_cpu,
         parts_cpu=parts_cpu if len(parts_cpu) > 1 else None,
         accounts_s=accounts_s, connect_s=connect_s,

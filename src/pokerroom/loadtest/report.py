@@ -47,6 +47,7 @@ class Report:
     accounts_s: float | None = None  # seconds to have the bots' accounts (seeded or registered)
     seeded: bool = False  # the accounts were written into the database before the room started
     connect_s: float | None = None  # seconds from the first connection to every bot seated
+    errors_measured: dict[str, int] | None = None  # those of ``errors`` that came while measured
     baseline: Report | None = None
     ratio_to_baseline: float | None = None
 
@@ -80,7 +81,9 @@ class Report:
             held = sorted(self.tables_per_worker.items())
             lines.append("  tables held: " + ", ".join(f"{w} {n}" for w, n in held))
         if self.errors or self.failed_bots:
-            lines.append(f"  errors {self.errors}, {self.failed_bots} bots failed")
+            measured = self.errors_measured or {}
+            lines.append(f"  errors {self.errors} (while measured: {measured or 'none'}), "
+                         f"{self.failed_bots} bots failed")
         if self.baseline is not None:
             lines.append(self.baseline.text())
             lines.append(f"room / bare server actions/s: {self.ratio_to_baseline:.3f}")
