@@ -39,13 +39,23 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 STRADDLE_BOX = "input[data-option=straddle]"
 
-# the seat that posted a straddle in the hand being played, before anyone acted in it
-STRADDLE_NOW = """() => {
+# the seat that posted a straddle in the hand being played (preflop); else folds (or checks) if it is
+# this page's turn: one look and one click in the same task, so a new hand, the straddled one, cannot
+# come between the look and the click and be folded
+FOLD_UNLESS_STRADDLED = """() => {
     const ts = pokerroom.room.table('Straddle');
     const v = ts?.view;
-    if (!v || v.phase !== 'playing' || v.street !== 'preflop') return null;
-    if (ts.marks.number !== v.hand_number) return null;
-    return ts.marks.straddle;
+    if (!v) return [null, false];
+    if (v.phase === 'playing' && ts.marks.number !== v.hand_number) return [null, false]; // events to come
+    const straddled = v.phase === 'playing' && v.street === 'preflop' && ts.marks.straddle !== null;
+    if (straddled) return [ts.marks.straddle, false];
+    const bar = '.table-screen[data-table="Straddle"] .turn-area:not([hidden]) button.act:not(:disabled)';
+    const buttons = [...document.querySelectorAll(bar)];
+    const verb = (name) => buttons.find(b => b.dataset.verb === name);
+    const button = verb('fold') ?? verb('check');
+    if (!button) return [null, false];
+    button.click();
+    return [null, true];
 }"""
 
 
@@ -236,12 +246,10 @@ def test_D10_straddle_box_and_post_D7_protected_player_D11_owes(
         while seat is None:
             assert time.monotonic() < deadline, feed(dave, "Straddle")[-20:]
             for p in players:
-                seat = p.page.evaluate(STRADDLE_NOW)
+                seat, folded = p.page.evaluate(FOLD_UNLESS_STRADDLED)
                 if seat is not None:
                     break
-                verbs = p.verbs("Straddle")
-                if verbs:
-                    p.click_verb("Straddle", "fold" if "fold" in verbs else "check")
+                if folded:
                     p.page.wait_for_timeout(150)
             dave.page.wait_for_timeout(100)
         straddler = next(p for p in players if seat_of(dave, "Straddle", p.name) == seat)
