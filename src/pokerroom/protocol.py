@@ -331,7 +331,9 @@ class VersionedEvent(_Message):
 
 class EventsMessage(_Message):
     """Table events in order, as this viewer may see them: everything one command or one
-    tick of the table's clock caused (a deal is one message, not one per card)."""
+    tick of the table's clock caused (a deal is one message, not one per card); the action
+    that ends a hand comes alone, at once, and the hand's result in a second message once
+    its settlement is committed."""
 
     type: Literal["events"] = "events"
     table: str

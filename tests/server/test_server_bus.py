@@ -21,7 +21,7 @@ from pokerroom.bus.transport import LocalTransport
 from pokerroom.config import parse_room
 from pokerroom.gateway.connection import Connection
 from pokerroom.store import Store
-from pokerroom.table.view import turn_view
+from pokerroom.table.view import TurnView, turn_view
 from pokerroom.worker.projection import turn_text
 from pokerroom.worker.room import Worker
 from pokerroom.worker.runner import TableRunner
@@ -115,23 +115,30 @@ def test_typed_errors_unknown_table_unknown_command_not_logged_in(tmp_path: Path
     in_room(tmp_path, scenario)
 
 
+async def two_seated(bus: Router, worker: Worker) -> tuple[Viewer, Viewer, TurnView]:
+    """ann and bob sit at NL; once the first hand is dealt: whose turn it is, the other,
+    and the turn."""
+    ids = await worker.store.create_accounts(["ann", "bob"], "not-a-hash", 10_000)
+    ann, bob = Viewer("ann", ids[0]), Viewer("bob", ids[1])
+    for seat, viewer in enumerate((ann, bob), 1):
+        answer = await ask(bus, viewer, p.Sit(type="sit", table="NL", seat=seat, buy_in=100))
+        assert answer == {"type": "ok", "id": None}
+        assert bus.watching(viewer) == {"NL"}  # sitting down watches the table
+    runner = runner_of(worker)
+    for _ in range(100):  # the first hand is dealt a second after the sit
+        if runner.table.turn is not None:
+            break
+        await asyncio.sleep(0.05)
+    turn = turn_view(runner.table)
+    assert turn is not None
+    actor = {"ann": ann, "bob": bob}[turn.player]
+    return actor, bob if actor is ann else ann, turn
+
+
 def test_players_sit_and_the_actor_gets_the_turn_view(tmp_path: Path) -> None:
     async def scenario(bus: Router, worker: Worker) -> None:
-        ids = await worker.store.create_accounts(["ann", "bob"], "not-a-hash", 10_000)
-        ann, bob = Viewer("ann", ids[0]), Viewer("bob", ids[1])
-        for seat, viewer in enumerate((ann, bob), 1):
-            answer = await ask(bus, viewer, p.Sit(type="sit", table="NL", seat=seat, buy_in=100))
-            assert answer == {"type": "ok", "id": None}
-            assert bus.watching(viewer) == {"NL"}  # sitting down watches the table
+        actor, other, turn = await two_seated(bus, worker)
         runner = runner_of(worker)
-        for _ in range(100):  # the first hand is dealt a second after the sit
-            if runner.table.turn is not None:
-                break
-            await asyncio.sleep(0.05)
-        turn = turn_view(runner.table)
-        assert turn is not None
-        actor = {"ann": ann, "bob": bob}[turn.player]
-        other = bob if actor is ann else ann
         for _ in range(40):  # the deal's events reach the connections after its writes
             if actor.sent[-1]["type"] == "your_turn":
                 break
@@ -144,11 +151,55 @@ def test_players_sit_and_the_actor_gets_the_turn_view(tmp_path: Path) -> None:
         before, start = len(other.sent), len(actor.sent)
         answer = await ask(bus, actor, p.Act(type="act", table="NL", action="fold", id=1))
         assert answer == {"type": "ok", "id": 1}
-        # the fold's events (the hand ends with it), then its answer (the next hand may follow)
+        # the fold at once (the hand ends with it), then the hand's result once committed,
+        # then its answer (the next hand may follow)
         got = actor.sent[start:]
-        assert got[0]["type"] == "events" and got[0]["events"][-1]["event"]["type"] == "HandFinished"
-        assert got[1] == {"type": "ok", "id": 1}
+        assert got[0]["type"] == "events" and [e["event"]["type"] for e in got[0]["events"]] == ["Acted"]
+        assert got[1]["type"] == "events" and got[1]["events"][-1]["event"]["type"] == "HandFinished"
+        assert got[1]["events"][0]["version"] == got[0]["events"][0]["version"] + 1
+        assert got[2] == {"type": "ok", "id": 1}
         assert len(other.sent) == before
+
+    in_room(tmp_path, scenario)
+
+
+def test_a_hands_last_action_goes_out_before_its_settlement_is_committed(tmp_path: Path) -> None:
+    """The action that ends a hand reaches the table at once; the hand's result, and any
+    view that shows it, only once its settlement is committed (invariant 5)."""
+    async def scenario(bus: Router, worker: Worker) -> None:
+        eve = Viewer()
+        await ask(bus, eve, p.Subscribe(type="subscribe", table="NL", snapshots=True))  # draws views
+        actor, other, _ = await two_seated(bus, worker)
+        # the settlement's write is held until released
+        released = asyncio.Event()
+        finish_hand = worker.store.finish_hand
+
+        async def held(*args: Any, **kwargs: Any) -> Any:
+            await released.wait()
+            return await finish_hand(*args, **kwargs)
+
+        worker.store.finish_hand = held  # type: ignore[method-assign]
+        start = {v: len(v.sent) for v in (actor, other, eve)}
+        acting = asyncio.ensure_future(ask(bus, actor, p.Act(type="act", table="NL", action="fold", id=1)))
+        for _ in range(100):
+            if all(len(v.sent) > start[v] for v in (actor, other, eve)):
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # the commit waits: nothing more may come
+        for v in (actor, other, eve):
+            got = v.sent[start[v]:]
+            assert [m["type"] for m in got] == ["events"], (v.player, got)
+            events = [(e["event"]["type"], e["event"]["action"]) for e in got[0]["events"]]
+            assert events == [("Acted", "fold")]
+        assert not acting.done()
+        released.set()
+        assert await acting == {"type": "ok", "id": 1}
+        for v in (actor, other, eve):
+            got = v.sent[start[v] + 1:]
+            assert got[0]["type"] == "events" and got[0]["events"][-1]["event"]["type"] == "HandFinished"
+            assert "PotAwarded" in [e["event"]["type"] for e in got[0]["events"]]
+        # the observer drawing views gets his view with the result, not before it
+        assert [m["type"] for m in eve.sent[start[eve]:]] == ["events", "events", "snapshot"]
 
     in_room(tmp_path, scenario)
 

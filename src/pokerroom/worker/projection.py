@@ -50,12 +50,13 @@ class Watcher:
 
 def parts_of(
     batch: Batch, table: Table, stream: Stream, watchers: Iterable[Watcher], known: dict[str, int],
-    actor: str | None, actor_account: int | None, turn: Callable[[], str],
+    actor: str | None, actor_account: int | None, turn: Callable[[], str], views: bool = True,
 ) -> tuple[dict[str, PlayerPart], str | None]:
     """Who gets what of ``batch``: each player with his own text (his hole cards, ``known``:
     his account), the seated players who draw views (their snapshot) and ``actor``, whose
     turn began, if he watches (his your_turn, made by ``turn``) each get their part; the
-    others share the public part, and the observers' snapshot when some want it."""
+    others share the public part, and the observers' snapshot when some want it. Without
+    ``views``, no snapshot for anyone (a batch ahead of a commit)."""
     everyone = batch.everyone
     parts: dict[str, PlayerPart] = {}
     for player, text in batch.own.items():
@@ -67,7 +68,7 @@ def parts_of(
         who = w.player
         if who is not None and who == actor:
             actor_watches = True
-        if not w.views:
+        if not (views and w.views):
             continue
         if who is not None and w.account_id is not None and who in table._by_player:
             part = parts.get(who)

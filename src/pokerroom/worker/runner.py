@@ -24,7 +24,7 @@ from typing import Never, TypeVar
 from pydantic import BaseModel
 
 from pokerroom import protocol as p
-from pokerroom.core.events import PotAwarded
+from pokerroom.core.events import Acted, PotAwarded
 from pokerroom.loop import cancel
 from pokerroom.store import Claim, Fence, Store, StoreError, new_txn
 from pokerroom.table import IDLE, Table, TableConfig, TableError
@@ -377,16 +377,34 @@ class TableRunner:
     # ------------------------------------------------------------------ events out
 
     async def _publish(self, events: Sequence[Published]) -> None:
-        """Commit what changed money, then send every watcher his view of each event."""
+        """Commit what changed money, then send every watcher his view of each event.
+
+        The action that ends a hand goes out before the hand's settlement is committed, as
+        every action before it did (an action moves no money in the record: invariant 5 is
+        about the hand's result); the result, the hand's end and what follows go out after
+        the commit, in a batch of their own. So the last action of a hand reaches the table
+        as fast as the others instead of a journal commit later; the first batch carries no
+        snapshot (the table in memory has settled the hand already: a view would show the
+        result before its commit)."""
         if not events:
             return
+        ahead = _ahead_of_settlement(events)
+        if ahead:
+            self._send_batch(await self._commit(ahead), views=False)
+            events = events[len(ahead):]
+        self._send_batch(await self._commit(events))
+
+    def _send_batch(self, events: list[Published], views: bool = True) -> None:
+        """Number, log and send events committed already; ``views``: with the snapshots of
+        the watchers who draw views."""
         table, stream = self.table, self.stream
         prev = stream.version
-        batch = stream.add(await self._commit(events), table)
+        batch = stream.add(events, table)
         everyone = batch.everyone
         actor = turn_player(table) if batch.turn_started else None
         parts, snapshot = parts_of(batch, table, stream, self.watchers.values(), self._known,
-                                   actor, self.accounts.get(actor) if actor else None, self._turn_text)
+                                   actor, self.accounts.get(actor) if actor else None, self._turn_text,
+                                   views)
         self.outlet.batch(self.name, self.epoch, prev, stream.version, everyone, snapshot, parts)
         newcomer = self._newcomer
         if newcomer is not None and newcomer.key in self.watchers:
@@ -591,3 +609,16 @@ class TableRunner:
             with contextlib.suppress(Exception):
                 reply(p.Error(code="table_moving", message="the table is moving to another server: "
                               "try again in a moment", id=command.id))
+
+
+def _ahead_of_settlement(events: Sequence[Published]) -> Sequence[Published]:
+    """The actions that lead a batch ending a hand (a fold, a call, the clock's fold): what
+    may go out before the hand's settlement is committed. Empty when the batch ends no hand
+    or has nothing after its actions."""
+    n = 0
+    while n < len(events) and type(events[n]) in (Acted, TimedOut):
+        n += 1
+    if n == 0 or n == len(events) or not any(type(e) is HandFinished for e in events[n:]):
+        return ()
+    return events[:n]
+

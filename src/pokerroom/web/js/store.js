@@ -178,7 +178,7 @@ export class Room extends EventTarget {
       case "snapshot":
         this.onSnapshot(m);
         break;
-      case "events": { // everything one command or tick caused, in order
+      case "events": { // what one command or tick caused, in order (a hand's last action alone, before its result)
         const ts = this.tables.get(m.table);
         for (const item of ts ? m.events : []) {
           if (this.inOrder(ts, item.version)) this.onEvent({ table: m.table, version: item.version, event: item.event });
