@@ -210,7 +210,8 @@ class Worker:
         for name in mine:
             runner = self.runners[name]
             table = runner.table
-            if table.seats or table.phase != IDLE or len(table.waiting) or runner.paused or seated.get(name):
+            busy = table.seats or table.phase != IDLE or len(table.waiting) or runner.writes.paused
+            if busy or seated.get(name):
                 self._empty_since.pop(name, None)
                 continue
             since = self._empty_since.setdefault(name, now)
@@ -279,7 +280,7 @@ class Worker:
         for name, runner in list(self.runners.items()):
             if time.monotonic() - started > ROUND_BUDGET:
                 return
-            if runner.clock.draining and runner.table.phase == IDLE and runner.paused is None:
+            if runner.clock.draining and runner.table.phase == IDLE and runner.writes.paused is None:
                 epoch = runner.epoch
                 await runner.close()  # its last hand's result written first
                 if not self._drop(name, quiet=True, only=runner):  # closed as surplus, or lost, meanwhile

@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from functools import partial
-from typing import Never, TypeVar
+from typing import Never
 
 from pydantic import BaseModel
 
@@ -36,6 +36,7 @@ from pokerroom.table.view import turn_player, turn_view
 from pokerroom.wire import events_text, record_model
 from pokerroom.worker.buyin import BuyIn, Settings, rathole
 from pokerroom.worker.clock import Clock
+from pokerroom.worker.confirmed import ConfirmedWrites
 from pokerroom.worker.deal import Deal, Dealer
 from pokerroom.worker.eventlog import REPLAY_COST
 from pokerroom.worker.events import ChatLine, DeckCommitted, DeckSeeded, HandVoided, Published
@@ -45,11 +46,8 @@ from pokerroom.worker.record import hand_history
 from pokerroom.worker.viewer import OK, Answer, NoOutlet, Outlet, PlayerPart, Reply, Viewer
 
 log = logging.getLogger("pokerroom.table")
-_T = TypeVar("_T")
 _RANDOM = secrets.SystemRandom()
 CHAT_LINES, CHAT_SECONDS = 5, 10.0  # a player's chat at a table: at most so many lines in so long
-PAUSE_RETRY = (0.05, 2.0)  # seconds between tries of a write not confirmed: the first, the longest
-PAUSE_ALERT = 60.0  # seconds paused after which the log says so as an error
 # what a paused table still takes (queued until it resumes); other commands are refused
 _WHILE_PAUSED = (p.Subscribe, p.Unsubscribe, p.PreviousHand)
 
@@ -101,8 +99,8 @@ class TableRunner:
         self.task: asyncio.Task[None] | None = None
         self._waiting: dict[str, int] = {}  # the waiting list's players -> their accounts
         self._chat_times: dict[str, deque[float]] = {}  # a seated player's last chat lines' times
-        self.paused: str | None = None  # what the database has not confirmed, while it has not (_write)
-        self._resumed: list[Published] = []  # what the table said when its clocks moved on, not sent yet
+        # writes of chips, each until the database answers for certain (the table paused meanwhile)
+        self.writes = ConfirmedWrites(self.name, self.table, self._broadcast, self._lose)
         self._voided: list[Published] = []  # the hands an old owner left unfinished, to announce
         # the connection of the command being handled when it did not watch the table before
         # it: what the command publishes after it starts watching (a sit) goes to it directly,
@@ -118,9 +116,10 @@ class TableRunner:
             reply(p.Error(code="table_moving", message="the table is moving to another server: "
                           "try again in a moment", id=command.id))
             return
-        if self.paused is not None and not isinstance(command, _WHILE_PAUSED):
+        paused = self.writes.paused
+        if paused is not None and not isinstance(command, _WHILE_PAUSED):
             reply(p.Error(code="table_paused", message=f"the table is paused: the room could not save "
-                          f"{self.paused}; try again when it resumes", id=command.id))
+                          f"{paused}; try again when it resumes", id=command.id))
             return
         self.inbox.append((viewer, command, reply))
         self.clock.release()
@@ -182,7 +181,7 @@ class TableRunner:
             voided, self._voided = self._voided, []
             await self._publish(voided)
         while not self.lost and not self.closing:
-            if self._resumed:  # a pause ended (in a command or a tick): say so before anything else
+            if self.writes.resumed:  # a pause ended (in a command or a tick): say so before anything else
                 try:
                     await self._after_pause()
                 except Exception:
@@ -319,7 +318,7 @@ class TableRunner:
         table.verify_sit(player, m.seat, m.buy_in, at_least=at_least)
         buy_in = partial(self.store.buy_in, self.name, m.seat, account, m.buy_in, txn=new_txn(),
                          fence=self.fence)
-        await self._write("a buy-in", buy_in)
+        await self.writes.write("a buy-in", buy_in)
         self.accounts[player] = self._known[player] = account
         events = table.sit(player, m.seat, m.buy_in, now, at_least=at_least)
         if viewer.key not in self.watchers:
@@ -331,8 +330,8 @@ class TableRunner:
         table = self.table
         table.verify_add_chips(player, amount)
         account, txn = self.accounts[player], new_txn()
-        await self._write("adding chips", partial(self.store.top_up, self.name, account, amount, txn=txn,
-                                                  fence=self.fence))
+        top_up = partial(self.store.top_up, self.name, account, amount, txn=txn, fence=self.fence)
+        await self.writes.write("adding chips", top_up)
         events = table.add_chips(player, amount, now)
         self.clock.soon()
         return events
@@ -428,13 +427,13 @@ class TableRunner:
                 self._known = {table.seats[s].player: a for a, s in players} | self.accounts
                 start = partial(self.store.start_hand, self.name, e.number, e.game, commitment, players,
                                 fence=self.fence)
-                self.hand_id = await self._write("the start of a hand", start)
+                self.hand_id = await self.writes.write("the start of a hand", start)
             elif type(e) is HandFinished:
                 await self._store_hand(e)
                 self.clock.soon(self.settings.pause)
             elif type(e) is Left:  # the chips back, and the departure (D13) in the same transaction
                 account = self.accounts[e.player]
-                await self._write(
+                await self.writes.write(
                     "a cash-out",
                     partial(self.store.cash_out, self.name, account, e.stack, departed_at=time.time(),
                             fence=self.fence),
@@ -455,54 +454,10 @@ class TableRunner:
             out.append(e)
         return out
 
-    async def _write(self, what: str, write: Callable[..., Awaitable[_T]]) -> _T:
-        """Do a write of chips (``write(again=...)``) until the database answers for certain.
-
-        The table has changed in memory already, or is about to on the answer: it must
-        never run ahead of what is committed. A refusal (StoreError: a balance too small)
-        is an answer. Any other failure leaves it unknown whether the write was committed
-        (the connection may have dropped after the commit), so the table pauses: it tells
-        its watchers, refuses commands ('table_paused'), stops its clock, and asks again
-        with ``again=True`` (the store then finds a committed first try by its key and
-        writes nothing) until the database answers; then it resumes where it was, every
-        clock moved on by the pause (``_after_pause``)."""
-        started: float | None = None  # when it paused
-        delay, alerted = PAUSE_RETRY[0], False
-        try:
-            while True:
-                try:
-                    return await write(again=started is not None)
-                except StoreError as e:
-                    if e.code == "fenced":  # another worker owns the table now: this one is done
-                        self._lose()
-                    raise
-                except Exception as e:
-                    log.warning("table %s: %s was not confirmed (%s)", self.name, what, e)
-                if started is None:
-                    started, self.paused = time.time(), what
-                    self._broadcast(p.TablePaused(
-                        table=self.name,
-                        message=f"paused: the room could not save {what}; it goes on as soon as it can, "
-                        "and no chip is lost",
-                    ))
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, PAUSE_RETRY[1])
-                if not alerted and time.time() - started > PAUSE_ALERT:  # for the operator's eyes
-                    alerted = True
-                    log.error("table %s: paused for over %g s: %s is still not confirmed", self.name,
-                              PAUSE_ALERT, what)
-        finally:
-            if started is not None:
-                self.paused = None
-                paused_for = time.time() - started
-                self._resumed += self.table.resume(paused_for)  # its clocks move on now, said soon
-                self._broadcast(p.TableResumed(table=self.name, paused_for=round(paused_for, 3)))
-                log.warning("table %s: resumed after %.1f s", self.name, paused_for)
-
     async def _after_pause(self) -> None:
         """Say that the table's clocks moved on by the time it was paused (the turn that
         was running, with its new deadline)."""
-        events, self._resumed = self._resumed, []
+        events, self.writes.resumed = self.writes.resumed, []
         await self._publish(events)
 
     def _to_newcomer(self, viewer: Viewer, everyone: str, parts: dict[str, PlayerPart]) -> None:
@@ -570,7 +525,7 @@ class TableRunner:
         ]
         history = hand_history(self.name, table, finished, self._dealt, self._started_at, self._game)
         memory = json.dumps(remember(table) | {"version": self.stream.version}, separators=(",", ":"))
-        await self._write(  # the hands row's phh and text columns stay NULL
+        await self.writes.write(  # the hands row's phh and text columns stay NULL
             "the end of a hand",
             partial(
                 self.store.finish_hand,
@@ -618,7 +573,5 @@ def _ahead_of_settlement(events: Sequence[Published]) -> Sequence[Published]:
     n = 0
     while n < len(events) and type(events[n]) in (Acted, TimedOut):
         n += 1
-    if n == 0 or n == len(events) or not any(type(e) is HandFinished for e in events[n:]):
-        return ()
-    return events[:n]
+    return events[:n] if any(type(e) is HandFinished for e in events[n:]) else ()
 
