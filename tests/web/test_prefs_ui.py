@@ -155,6 +155,58 @@ def test_own_presets_sounds_and_flights(browser: Browser, room: Server, tmp_path
         assert page.locator(".table-screen .fx .flying-chips").count() == 0
 
 
+def wait_held(p: Player, held: list[Any]) -> None:
+    """Until one request is held back in ``held`` (5 s at most)."""
+    for _ in range(100):
+        if held:
+            break
+        p.page.wait_for_timeout(50)
+    assert len(held) == 1, "opening the settings read no presets"
+
+
+def test_what_he_types_before_his_presets_come_is_kept(browser: Browser, room: Server) -> None:
+    """Opening the settings reads his presets from the server again; what he types into
+    the boxes before they come stays (their arrival wrote over it: a quick player, or a
+    slow phone, saved the old presets, or none, and never saw his typo named)."""
+    ann = Player(browser, room.http, "annq", "en-US")
+    with checked(ann):
+        page = ann.page
+        hold, held = [False], []  # the presets' reads held back once ``hold`` is set
+
+        def prefs(route: Any) -> None:
+            if hold[0] and route.request.method == "GET":
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/api/prefs", prefs)
+        ann.register()
+        hold[0] = True
+        open_settings(ann)
+        wait_held(ann, held)
+        page.fill("#set-preflop", "2.5 three")
+        page.fill("#set-postflop", "50")
+        with page.expect_response("**/api/prefs"):
+            held.pop().continue_()
+        page.evaluate("() => new Promise((done) => setTimeout(done, 100))")  # its handling done
+        expect(page.locator("#set-preflop")).to_have_value("2.5 three")
+        expect(page.locator("#set-postflop")).to_have_value("50")
+        ann.press("#set-presets-save")
+        expect(page.locator("#set-presets-status")).to_have_text("“three” is not a number.")
+        # saved from another of his browsers: the next opening shows them once they come
+        close_settings(ann)
+        saved = ann.context.request.put(room.http + "/api/prefs", headers={"Origin": room.http},
+                                        data={"presets": {"preflop": [4], "postflop": [75]}})
+        assert saved.ok, saved.text()
+        open_settings(ann)
+        wait_held(ann, held)
+        expect(page.locator("#set-preflop")).to_have_value("")  # what this page knew: none
+        with page.expect_response("**/api/prefs"):
+            held.pop().continue_()
+        expect(page.locator("#set-preflop")).to_have_value("4")
+        expect(page.locator("#set-postflop")).to_have_value("75")
+
+
 def test_the_settings_in_both_languages_on_a_desktop_and_a_phone(
     browser: Browser, room: Server, tmp_path: Path,
 ) -> None:

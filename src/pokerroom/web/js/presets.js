@@ -84,8 +84,14 @@ function parse(text) {
   });
 }
 
+// the boxes he has typed in since the dialog opened: what he typed is his until he saves,
+// whatever comes from the server meanwhile (its presets arrive after the dialog opens)
+const typed = new Set();
+
 function fill() {
-  for (const kind of KINDS) $(`#set-${kind}`).value = presets[kind].map(number).join(" ");
+  for (const kind of KINDS) {
+    if (!typed.has(kind)) $(`#set-${kind}`).value = presets[kind].map(number).join(" ");
+  }
 }
 
 function status(text, kind = "") {
@@ -98,6 +104,7 @@ async function save(next) {
   try {
     const data = await api.putPrefs(next);
     keep(data.presets);
+    typed.clear(); // saved: the boxes show what the server kept
     fill();
     status(t("prefs.saved"), "ok");
   } catch (err) {
@@ -113,6 +120,7 @@ function wire() {
   $("#btn-settings")?.addEventListener("click", () => {
     for (const [id, name] of Object.entries(SWITCHES)) $(id).checked = pref(name);
     status("");
+    typed.clear();
     fill();
     if (window.pokerroom?.room?.player) loadPresets().then(fill); // a guest has none
   });
@@ -127,6 +135,7 @@ function wire() {
   $("#set-presets-save").addEventListener("click", submit);
   $("#set-presets-reset").addEventListener("click", () => save({ preflop: [], postflop: [] }));
   for (const kind of KINDS) {
+    $(`#set-${kind}`).addEventListener("input", () => typed.add(kind));
     $(`#set-${kind}`).addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       e.preventDefault(); // not the dialog's form: that would close it
