@@ -223,5 +223,8 @@ def test_the_settings_in_both_languages_on_a_desktop_and_a_phone(
                 wide = p.too_wide()
                 assert wide["width"] <= wide["screen"] and not wide["wide"], wide
                 save = p.page.locator("#set-presets-save").bounding_box()
-                assert save and save["height"] >= (44 if phone else 20), save
+                # to a thousandth of a pixel: a button just tapped may still be pressed
+                # (translateY), and a transformed box is measured in single precision
+                # (CI once saw 43.99993896484375 at y 704.98)
+                assert save and round(save["height"], 3) >= (44 if phone else 20), save
                 p.shoot(tmp_path, f"prefs-settings{'-phone' if phone else ''}-{lang}.png")
