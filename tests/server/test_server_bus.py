@@ -26,6 +26,7 @@ from pokerroom.worker.projection import turn_text
 from pokerroom.worker.room import Worker
 from pokerroom.worker.runner import TableRunner
 from tests.rooms import SIX, room, table
+from tests.server.helpers import until
 
 ROOM = room(table("NL", **SIX, action_time=30), starting_balance=10000, pause=0)
 
@@ -116,8 +117,8 @@ def test_typed_errors_unknown_table_unknown_command_not_logged_in(tmp_path: Path
 
 
 async def two_seated(bus: Router, worker: Worker) -> tuple[Viewer, Viewer, TurnView]:
-    """ann and bob sit at NL; once the first hand is dealt: whose turn it is, the other,
-    and the turn."""
+    """ann and bob sit at NL; once the first hand is dealt and its events have reached
+    them: whose turn it is, the other, and the turn."""
     ids = await worker.store.create_accounts(["ann", "bob"], "not-a-hash", 10_000)
     ann, bob = Viewer("ann", ids[0]), Viewer("bob", ids[1])
     for seat, viewer in enumerate((ann, bob), 1):
@@ -125,13 +126,12 @@ async def two_seated(bus: Router, worker: Worker) -> tuple[Viewer, Viewer, TurnV
         assert answer == {"type": "ok", "id": None}
         assert bus.watching(viewer) == {"NL"}  # sitting down watches the table
     runner = runner_of(worker)
-    for _ in range(100):  # the first hand is dealt a second after the sit
-        if runner.table.turn is not None:
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: runner.table.turn is not None, 5.0, "the first hand's deal (a second after the sit)")
     turn = turn_view(runner.table)
     assert turn is not None
     actor = {"ann": ann, "bob": bob}[turn.player]
+    # the deal's events reach the connections after its writes
+    await until(lambda: actor.sent[-1]["type"] == "your_turn", 2.0, "the actor's your_turn")
     return actor, bob if actor is ann else ann, turn
 
 
@@ -139,10 +139,6 @@ def test_players_sit_and_the_actor_gets_the_turn_view(tmp_path: Path) -> None:
     async def scenario(bus: Router, worker: Worker) -> None:
         actor, other, turn = await two_seated(bus, worker)
         runner = runner_of(worker)
-        for _ in range(40):  # the deal's events reach the connections after its writes
-            if actor.sent[-1]["type"] == "your_turn":
-                break
-            await asyncio.sleep(0.05)
         assert actor.sent[-1] == json.loads(turn_text("NL", turn))
         assert actor.sent[-1]["type"] == "your_turn" and "your_turn" not in other.kinds()
         # the one who goes gets nothing more; the other still does
@@ -181,10 +177,8 @@ def test_a_hands_last_action_goes_out_before_its_settlement_is_committed(tmp_pat
         worker.store.finish_hand = held  # type: ignore[method-assign]
         start = {v: len(v.sent) for v in (actor, other, eve)}
         acting = asyncio.ensure_future(ask(bus, actor, p.Act(type="act", table="NL", action="fold", id=1)))
-        for _ in range(100):
-            if all(len(v.sent) > start[v] for v in (actor, other, eve)):
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: all(len(v.sent) > start[v] for v in (actor, other, eve)), 1.0,
+                    "the fold at every watcher")
         await asyncio.sleep(0.2)  # the commit waits: nothing more may come
         for v in (actor, other, eve):
             got = v.sent[start[v]:]
@@ -212,10 +206,9 @@ def test_the_lobby_feed_reaches_its_watchers(tmp_path: Path) -> None:
         ids = await worker.store.create_accounts(["cy"], "not-a-hash", 10_000)
         sit = p.Sit(type="sit", table="NL", seat=3, buy_in=50)
         assert await ask(bus, Viewer("cy", ids[0]), sit) == {"type": "ok", "id": None}
-        for _ in range(80):  # the worker's lines at most once a second, the gateway's feed likewise
-            if watcher.sent and watcher.sent[-1]["tables"][0]["players"]:
-                break
-            await asyncio.sleep(0.05)
+        # the worker's lines at most once a second, the gateway's feed likewise
+        await until(lambda: bool(watcher.sent and watcher.sent[-1]["tables"][0]["players"]), 4.0,
+                    "cy in the lobby feed")
         assert watcher.sent and {m["type"] for m in watcher.sent} == {"lobby"}
         assert watcher.sent[-1]["tables"][0]["players"] == ["cy"]
         bus.disconnected(watcher)

@@ -574,4 +574,3 @@ def _ahead_of_settlement(events: Sequence[Published]) -> Sequence[Published]:
     while n < len(events) and type(events[n]) in (Acted, TimedOut):
         n += 1
     return events[:n] if any(type(e) is HandFinished for e in events[n:]) else ()
-
